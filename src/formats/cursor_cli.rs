@@ -1,0 +1,397 @@
+//! Cursor Agent CLI output (seed 001): `stream-json` lines, and the single `result`
+//! object of the `json` format, which is the same event on its own.
+//!
+//! Real runs add what the documentation leaves out (`../shared/samples/README.md`):
+//! per-token `assistant` deltas carrying `timestamp_ms`, then a consolidated `assistant`
+//! line (with `model_call_id`, or without `timestamp_ms`) repeating the streamed text;
+//! `thinking` deltas; tool payloads keyed `shellToolCall`, `editToolCall` …;
+//! `interaction_query`; `system` subtypes; `connection` and `retry` events. The
+//! Python wrapper's variant (seed 004) is read here too; its tool events are in
+//! [`super::cursor_wrapper`].
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::cursor_wrapper;
+use super::{Adapter, Payload, parse};
+use crate::error::codes;
+use crate::model::{CallStatus, Usage};
+use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolOutcome};
+
+/// One line, flat: every field any event type uses, borrowed where possible.
+#[derive(Deserialize, Default)]
+pub(super) struct Line<'a> {
+    #[serde(rename = "type", borrow, default)]
+    pub kind: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub subtype: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub message: Option<Message<'a>>,
+    #[serde(borrow, default)]
+    pub text: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub timestamp_ms: Option<IgnoredAny>,
+    #[serde(default)]
+    pub model_call_id: Option<IgnoredAny>,
+    #[serde(default)]
+    pub session_id: Option<String>,
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub cwd: Option<String>,
+    #[serde(default)]
+    pub call_id: Option<String>,
+    #[serde(borrow, default)]
+    pub tool_call: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    pub result: Option<&'a RawValue>,
+    #[serde(default)]
+    pub is_error: Option<bool>,
+    #[serde(default)]
+    pub duration_ms: Option<u64>,
+    #[serde(default)]
+    pub duration_api_ms: Option<u64>,
+    #[serde(default)]
+    pub request_id: Option<String>,
+    #[serde(default)]
+    pub error: Option<Value>,
+    #[serde(default)]
+    pub usage: Option<WireUsage>,
+    #[serde(default)]
+    pub tool_name: Option<String>,
+    #[serde(default)]
+    pub tool_call_id: Option<String>,
+    #[serde(default)]
+    pub parameters: Option<Value>,
+    #[serde(borrow, default)]
+    pub query: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize, Default)]
+pub(super) struct Message<'a> {
+    #[serde(borrow, default)]
+    content: Vec<Part<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Part<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Cow<'a, str>,
+    #[serde(borrow, default)]
+    text: Option<Cow<'a, str>>,
+}
+
+/// Token counts as Cursor spells them (camelCase), or as providers do.
+#[derive(Deserialize, Default)]
+pub(super) struct WireUsage {
+    #[serde(
+        default,
+        alias = "inputTokens",
+        alias = "input_tokens",
+        alias = "promptTokens"
+    )]
+    input: u64,
+    #[serde(
+        default,
+        alias = "outputTokens",
+        alias = "output_tokens",
+        alias = "completionTokens"
+    )]
+    output: u64,
+    #[serde(default, alias = "totalTokens", alias = "total_tokens")]
+    total: Option<u64>,
+    #[serde(default, alias = "cacheReadTokens", alias = "cache_read_input_tokens")]
+    cache_read: Option<u64>,
+    #[serde(
+        default,
+        alias = "cacheWriteTokens",
+        alias = "cache_creation_input_tokens"
+    )]
+    cache_write: Option<u64>,
+}
+
+impl From<WireUsage> for Usage {
+    fn from(u: WireUsage) -> Usage {
+        Usage {
+            prompt_tokens: u.input,
+            completion_tokens: u.output,
+            total_tokens: u.total.unwrap_or(u.input + u.output),
+            cache_read_tokens: u.cache_read,
+            cache_write_tokens: u.cache_write,
+        }
+    }
+}
+
+impl Line<'_> {
+    /// The text of an `assistant`/`user` line: the message parts, or the top-level
+    /// `text` of the wrapper's deltas.
+    fn text(&self) -> Cow<'_, str> {
+        if let Some(m) = &self.message {
+            let mut parts = m
+                .content
+                .iter()
+                .filter(|p| p.kind == "text")
+                .filter_map(|p| p.text.as_deref());
+            let first = parts.next().unwrap_or("");
+            return match parts.next() {
+                None => Cow::Borrowed(first),
+                Some(second) => {
+                    let mut s = String::from(first);
+                    s.push_str(second);
+                    parts.for_each(|p| s.push_str(p));
+                    Cow::Owned(s)
+                }
+            };
+        }
+        Cow::Borrowed(self.text.as_deref().unwrap_or(""))
+    }
+
+    /// A per-token delta, as opposed to a consolidated line repeating them.
+    fn is_delta(&self) -> bool {
+        self.timestamp_ms.is_some() && self.model_call_id.is_none()
+    }
+}
+
+/// Adapter state: the text streamed as deltas and not yet repeated by a
+/// consolidated line.
+#[derive(Default)]
+pub(crate) struct CursorCli {
+    streamed: String,
+}
+
+impl CursorCli {
+    /// Text of a consolidated `assistant` line, less what the deltas already gave.
+    fn consolidated<'t>(&mut self, text: &'t str) -> Option<&'t str> {
+        if self.streamed.is_empty() {
+            return Some(text);
+        }
+        if let Some(rest) = self.streamed.strip_prefix(text) {
+            // The line repeats the first part of what was streamed.
+            self.streamed = rest.to_owned();
+            return None;
+        }
+        let streamed = std::mem::take(&mut self.streamed);
+        match text.strip_prefix(streamed.as_str()) {
+            Some(rest) => Some(rest),
+            // Not a repeat: a segment of its own.
+            None => Some(text),
+        }
+        .filter(|t| !t.is_empty())
+    }
+}
+
+impl Adapter for CursorCli {
+    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+        let Some(line) = parse::<Line<'_>>(&p, n) else {
+            return;
+        };
+        match line.kind.as_ref() {
+            "system" => {
+                // Other subtypes (`task_notification` …) are known, with nothing to show.
+                if line.subtype.as_deref() == Some("init") {
+                    n.apply(Event::Session(SessionInfo {
+                        conversation_id: line.session_id,
+                        model: line.model,
+                        cwd: line.cwd,
+                        ..SessionInfo::default()
+                    }));
+                }
+            }
+            "user" => {
+                self.streamed.clear();
+                n.apply(Event::UserPrompt {
+                    text: Cow::Owned(line.text().into_owned()),
+                    attachments: Vec::new(),
+                });
+            }
+            "assistant" => {
+                let text = line.text();
+                if line.is_delta() {
+                    self.streamed.push_str(&text);
+                    n.apply(Event::Text(text));
+                } else if let Some(new) = self.consolidated(&text) {
+                    n.apply(Event::Text(Cow::Borrowed(new)));
+                }
+            }
+            "thinking" => match line.subtype.as_deref() {
+                Some("completed") => n.apply(Event::ThinkingEnd {
+                    signature: None,
+                    redacted: false,
+                }),
+                _ => n.apply(Event::Thinking(line.text.unwrap_or_default())),
+            },
+            "tool_call" => tool_call(&line, &p, n),
+            "tool-call-started" => cursor_wrapper::started(line, n),
+            "tool-call-completed" => cursor_wrapper::completed(line, n),
+            "interaction_query" => interaction_query(&line, n),
+            "result" => {
+                self.streamed.clear();
+                result(line, n);
+            }
+            // Transport events: nothing to show.
+            "connection" | "retry" => {}
+            _ => n.apply(Event::Unknown),
+        }
+    }
+}
+
+/// `tool_call` `started`/`completed`: `{<key>: {args, result}}` or
+/// `{function: {name, arguments}}`.
+fn tool_call(line: &Line<'_>, p: &Payload<'_>, n: &mut Normalizer) {
+    let Some(raw) = line.tool_call else {
+        return n.apply(Event::Unknown);
+    };
+    let Some(payload) = parse::<Value>(
+        &Payload {
+            text: raw.get(),
+            ..*p
+        },
+        n,
+    ) else {
+        return;
+    };
+    let Value::Object(map) = payload else {
+        return n.apply(Event::Unknown);
+    };
+    let Some((key, body)) = map.into_iter().next() else {
+        return n.apply(Event::Unknown);
+    };
+    let (name, args, result) = match (key.as_str(), body) {
+        ("function", Value::Object(mut f)) => {
+            let name = f
+                .remove("name")
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or(key);
+            let args = f.remove("arguments").unwrap_or(Value::Null);
+            (name, args, f.remove("result"))
+        }
+        (_, Value::Object(mut body)) => {
+            let args = body.remove("args").unwrap_or(Value::Null);
+            (key, args, body.remove("result"))
+        }
+        (_, other) => (key, other, None),
+    };
+    let call_id = line.call_id.clone().unwrap_or_default();
+    let completed = line.subtype.as_deref() == Some("completed");
+    if completed {
+        n.apply(Event::ToolEnd {
+            call_id,
+            name: Some(name),
+            args: Some(args),
+            outcome: outcome(result.unwrap_or(Value::Null)),
+            duration_ms: line.duration_ms,
+        });
+    } else {
+        n.apply(Event::ToolStart {
+            call_id,
+            name,
+            args,
+            doc_id: None,
+        });
+    }
+}
+
+/// A result payload `{success: …}`, `{error: …}` or `{rejected: …}`.
+pub(super) fn outcome(result: Value) -> ToolOutcome {
+    if let Value::Object(map) = &result {
+        for (key, status) in [
+            ("success", CallStatus::Success),
+            ("error", CallStatus::Error),
+            ("rejected", CallStatus::Rejected),
+        ] {
+            if let Some(data) = map.get(key) {
+                return ToolOutcome {
+                    status,
+                    data: data.clone(),
+                };
+            }
+        }
+    }
+    ToolOutcome {
+        status: CallStatus::Success,
+        data: result,
+    }
+}
+
+/// `interaction_query`: an approval request. A plan request carries the plan, which
+/// is shown as a `plan` document; a rejected response is an error.
+fn interaction_query(line: &Line<'_>, n: &mut Normalizer) {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Query {
+        #[serde(default)]
+        create_plan_request_query: Option<PlanQuery>,
+    }
+    #[derive(Deserialize)]
+    struct PlanQuery {
+        #[serde(default)]
+        args: Value,
+    }
+    let Some(query) = line
+        .query
+        .and_then(|q| serde_json::from_str::<Query>(q.get()).ok())
+    else {
+        return;
+    };
+    if let Some(plan) = query.create_plan_request_query {
+        let call_id = plan
+            .args
+            .get("toolCallId")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        n.apply(Event::ToolStart {
+            call_id,
+            name: "create_plan".to_owned(),
+            args: plan.args,
+            doc_id: None,
+        });
+    }
+}
+
+/// The final `result`: timings, usage, the text, and the end of the response.
+fn result(line: Line<'_>, n: &mut Normalizer) {
+    n.apply(Event::Session(SessionInfo {
+        conversation_id: line.session_id,
+        ..SessionInfo::default()
+    }));
+    n.apply(Event::ResponseMeta {
+        duration_ms: line.duration_ms,
+        duration_api_ms: line.duration_api_ms,
+        request_id: line.request_id,
+        stop_reason: None,
+    });
+    if let Some(u) = line.usage {
+        n.apply(Event::Usage(u.into()));
+    }
+    let failed =
+        line.is_error == Some(true) || line.subtype.as_deref().is_some_and(|s| s != "success");
+    let text = line
+        .result
+        .and_then(|r| serde_json::from_str::<String>(r.get()).ok());
+    if failed {
+        let message = line
+            .error
+            .as_ref()
+            .and_then(crate::normalize::error_message)
+            .or(text)
+            .unwrap_or_else(|| "The agent reported an error.".to_owned());
+        n.apply(Event::Done {
+            error: Some(ErrorInfo {
+                code: codes::AGENT_ERROR.to_owned(),
+                source: "agent".to_owned(),
+                details: message.clone(),
+                message,
+            }),
+        });
+        return;
+    }
+    if let Some(text) = text {
+        n.apply(Event::FinalText(Cow::Owned(text)));
+    }
+    n.apply(Event::Done { error: None });
+}

@@ -1,0 +1,193 @@
+//! Wire formats: one module per format, each turning its payloads into normalised
+//! [`Event`](crate::normalize::Event)s. Adding a format is one module here, one variant
+//! of [`Format`] and one line of detection in [`detect`].
+
+mod cursor_cli;
+mod cursor_wrapper;
+pub mod detect;
+mod document_sse;
+mod response_json;
+
+use std::fmt;
+
+use serde::Deserialize;
+
+use crate::error::{Error, codes};
+use crate::normalize::{ErrorInfo, Event, Normalizer};
+
+/// The formats docstream reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Format {
+    /// The document SSE stream of seed 000 §5.
+    DocumentSse,
+    /// A complete response object (seed 000 §2–4), or a saved docstream conversation.
+    ResponseJson,
+    /// Cursor Agent CLI `stream-json` (seed 001), NDJSON.
+    CursorStreamJson,
+    /// Cursor Agent CLI `json`: one `result` object (seed 001).
+    CursorJson,
+    /// The Python wrapper's event variant of the Cursor CLI stream (seed 004).
+    CursorWrapper,
+}
+
+/// How a format's bytes are cut into payloads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Framing {
+    /// Server-Sent Events.
+    Sse,
+    /// One JSON value per line.
+    Lines,
+    /// Whole JSON values, however laid out.
+    Values,
+}
+
+impl Format {
+    /// Every format name accepted by [`Format::parse`], `auto` aside.
+    pub const NAMES: &'static [&'static str] = &[
+        "document-sse",
+        "response-json",
+        "cursor-stream-json",
+        "cursor-json",
+        "cursor-wrapper",
+    ];
+
+    /// The format's name (`cursor-stream-json` …).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::DocumentSse => "document-sse",
+            Format::ResponseJson => "response-json",
+            Format::CursorStreamJson => "cursor-stream-json",
+            Format::CursorJson => "cursor-json",
+            Format::CursorWrapper => "cursor-wrapper",
+        }
+    }
+
+    /// Parses a format name; `auto` gives `None` (detect from the first bytes).
+    pub fn parse(name: &str) -> Result<Option<Format>, Error> {
+        if name == "auto" {
+            return Ok(None);
+        }
+        Format::NAMES
+            .iter()
+            .position(|n| *n == name)
+            .map(|i| Some(Format::ALL[i]))
+            .ok_or_else(|| Error::UnknownFormat(name.to_owned()))
+    }
+
+    const ALL: [Format; 5] = [
+        Format::DocumentSse,
+        Format::ResponseJson,
+        Format::CursorStreamJson,
+        Format::CursorJson,
+        Format::CursorWrapper,
+    ];
+
+    /// How this format is framed when named by the caller.
+    pub fn framing(self) -> Framing {
+        match self {
+            Format::DocumentSse => Framing::Sse,
+            Format::ResponseJson | Format::CursorJson => Framing::Values,
+            Format::CursorStreamJson | Format::CursorWrapper => Framing::Lines,
+        }
+    }
+
+    /// A fresh adapter for this format.
+    pub(crate) fn adapter(self) -> Box<dyn Adapter> {
+        match self {
+            Format::DocumentSse => Box::new(document_sse::DocumentSse::default()),
+            Format::ResponseJson => Box::new(response_json::ResponseJson),
+            Format::CursorStreamJson | Format::CursorJson | Format::CursorWrapper => {
+                Box::new(cursor_cli::CursorCli::default())
+            }
+        }
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a payload came from, for error messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Location {
+    /// Line number (1-based), for line-based framings.
+    pub line: Option<u64>,
+    /// Byte offset in the stream.
+    pub offset: u64,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}"),
+            None => write!(f, "byte {}", self.offset),
+        }
+    }
+}
+
+/// One framed payload: an NDJSON line, an SSE event's data, a whole JSON value.
+#[derive(Debug, Clone, Copy)]
+pub struct Payload<'a> {
+    /// The JSON text.
+    pub text: &'a str,
+    /// The SSE event type, for SSE framing.
+    pub event: Option<&'a str>,
+    /// Where it came from.
+    pub at: Location,
+}
+
+/// A format adapter: payloads in, normalised events out.
+pub(crate) trait Adapter {
+    /// Reads one payload, applying its events to the normaliser.
+    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer);
+
+    /// The stream ended. Formats that have no final event of their own (saved
+    /// transcripts) end their response here; the rest leave it open so that the
+    /// normaliser reports it cut off.
+    fn finish(&mut self, _n: &mut Normalizer) {}
+}
+
+/// Parses a payload into `T`, reporting a failure as an `error` document.
+pub(crate) fn parse<'a, T: Deserialize<'a>>(p: &Payload<'a>, n: &mut Normalizer) -> Option<T> {
+    match serde_json::from_str(p.text) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            n.apply(Event::Error(json_error(&e, p)));
+            None
+        }
+    }
+}
+
+/// An `error` document's facts for a JSON parse failure at `p`.
+pub(crate) fn json_error(e: &serde_json::Error, p: &Payload<'_>) -> ErrorInfo {
+    let deep = e.to_string().contains("recursion limit");
+    let (code, message) = if deep {
+        (codes::TOO_DEEP, "JSON nested too deeply")
+    } else if e.is_data() {
+        (
+            codes::INVALID_EVENT,
+            "An event did not have the expected shape",
+        )
+    } else {
+        (codes::MALFORMED_JSON, "A line was not valid JSON")
+    };
+    ErrorInfo {
+        code: code.to_owned(),
+        source: "stream".to_owned(),
+        message: format!("{message} ({}).", p.at),
+        details: format!("{}: {e}; starts with {}", p.at, preview(p.text)),
+    }
+}
+
+/// The first characters of a payload, quoted, for error details.
+pub(crate) fn preview(text: &str) -> String {
+    let mut end = text.len().min(80);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let more = if end < text.len() { "…" } else { "" };
+    format!("{:?}{more}", &text[..end])
+}

@@ -1,0 +1,18 @@
+//! Framing: bytes to events, incrementally. A chunk may end anywhere — inside a line,
+//! inside a UTF-8 sequence, between CR and LF — and the events are the same as for the
+//! whole input. Each framer keeps only the unfinished tail of its input.
+
+mod json_values;
+mod lines;
+mod sse;
+
+pub use json_values::{JsonValues, Value as JsonValue, nests_deeper_than};
+pub use lines::{Line, Lines};
+pub use sse::{SseEvent, SseItem, SseParser};
+
+use std::borrow::Cow;
+
+/// Bytes as text: borrowed when valid UTF-8, otherwise with U+FFFD for each bad sequence.
+pub fn utf8_lossy(bytes: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}

@@ -1,0 +1,197 @@
+//! The conversation: user turns and responses (seed 000 §2, SPEC §1).
+
+use serde::{Deserialize, Serialize};
+
+use super::document::Document;
+
+/// Progress of a response.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ResponseStatus {
+    /// Still receiving.
+    #[default]
+    Streaming,
+    /// Ended normally.
+    Completed,
+    /// Ended with an error, or cut off.
+    Error,
+}
+
+/// Token counts (seed 000 `UsageInfo`, plus the cache counts the providers report).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Usage {
+    /// Input tokens.
+    #[serde(default)]
+    pub prompt_tokens: u64,
+    /// Output tokens.
+    #[serde(default)]
+    pub completion_tokens: u64,
+    /// Their sum, or what the format reports.
+    #[serde(default)]
+    pub total_tokens: u64,
+    /// Input tokens read from a cache (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_read_tokens: Option<u64>,
+    /// Input tokens written to a cache (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
+}
+
+/// Response metadata (seed 000 `ResponseMetadata`, plus what the formats add).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResponseMetadata {
+    /// Wall time of the response, as the format reports it.
+    #[serde(
+        default,
+        rename = "duration_ms",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub duration_ms: Option<u64>,
+    /// Tool-backed documents in the response.
+    #[serde(default)]
+    pub tool_call_count: u32,
+    /// Model turns (steps of the agent loop): one, plus one for each return to the model
+    /// after tool results.
+    #[serde(default)]
+    pub turn_count: u32,
+    /// API time, where reported (addition).
+    #[serde(
+        default,
+        rename = "duration_api_ms",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub duration_api_ms: Option<u64>,
+    /// Why the model stopped, where reported (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
+    /// Request id, where reported (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<String>,
+    /// Working directory of the agent, where reported (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+}
+
+/// One response: seed 000 §2's top-level object.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Response {
+    /// Id of this response.
+    #[serde(default)]
+    pub id: String,
+    /// Id of the conversation (session).
+    #[serde(default)]
+    pub conversation_id: String,
+    /// Model name as the format reports it.
+    #[serde(default)]
+    pub model: String,
+    /// `agent`, `plan`, `ask` or `debug`.
+    #[serde(default)]
+    pub mode: String,
+    /// ISO 8601 creation time, where the format carries one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+    /// Progress.
+    #[serde(default)]
+    pub status: ResponseStatus,
+    /// The documents, in order.
+    #[serde(default)]
+    pub documents: Vec<Document>,
+    /// Token counts, where reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// Counts and timings.
+    #[serde(default)]
+    pub metadata: ResponseMetadata,
+}
+
+/// Something the user attached to a prompt: a file, a selection, an image.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Attachment {
+    /// `file`, `selection`, `image`, `document` ….
+    pub kind: String,
+    /// Path or name, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// First line of a selection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_line: Option<u64>,
+    /// Last line of a selection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<u64>,
+    /// The attached text, where the format carries it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// A user turn: the prompt and its attachments.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UserTurn {
+    /// Id of the turn.
+    pub id: String,
+    /// The prompt text.
+    #[serde(default)]
+    pub content: String,
+    /// What the format attaches to it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
+    /// ISO 8601 time, where the format carries one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created: Option<String>,
+}
+
+/// One turn of a conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "lowercase")]
+// Most turns are responses, so boxing them would cost an allocation each for nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum Turn {
+    /// A prompt.
+    User(UserTurn),
+    /// A response.
+    Assistant(Response),
+}
+
+/// What the stream held that docstream did not understand, and how much it read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stats {
+    /// Events (lines, SSE events, values) read.
+    pub events: u64,
+    /// Events of a type not understood, ignored.
+    pub unknown_events: u64,
+    /// Events that became `error` documents (malformed, oversized, too deep).
+    pub bad_events: u64,
+}
+
+/// The whole state: every turn of the conversation.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Conversation {
+    /// The wire format read (`cursor-stream-json` …), once detected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// Turns in order.
+    pub turns: Vec<Turn>,
+    /// Counters.
+    pub stats: Stats,
+}
+
+impl Conversation {
+    /// The responses, in order.
+    pub fn responses(&self) -> impl Iterator<Item = &Response> {
+        self.turns.iter().filter_map(|t| match t {
+            Turn::Assistant(r) => Some(r),
+            Turn::User(_) => None,
+        })
+    }
+
+    /// Every document of every response, in order.
+    pub fn documents(&self) -> impl Iterator<Item = &Document> {
+        self.responses().flat_map(|r| r.documents.iter())
+    }
+}

@@ -1,0 +1,681 @@
+//! One document of a response: the shape of seed 000 §3 and §6.
+//!
+//! A document serialises as `{ id, type, sequence, content, metadata }`, with the
+//! metadata fields named exactly as seed 000 §6's TypeScript interfaces. Fields the
+//! seeds do not name (see SPEC §3) are optional and left out when absent, so a response
+//! in seed 000's shape round-trips unchanged.
+
+use serde::de::Error as _;
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+/// One document: an ordered, typed part of a response.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    /// Unique id (`doc_001` …), from the stream where it names one.
+    pub id: String,
+    /// 1-based position within its response.
+    pub sequence: u32,
+    /// The document's text: prose, code, the new file content; `None` where the type has
+    /// none (tool calls, terminal runs).
+    pub content: Option<String>,
+    /// The type and its type-specific metadata.
+    pub meta: Meta,
+}
+
+/// The `type` string of a document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum DocumentType {
+    /// Markdown prose.
+    Text,
+    /// A quote of existing code (`startLine:endLine:path`).
+    CodeReference,
+    /// New or proposed code.
+    CodeBlock,
+    /// A change to a file.
+    FileEdit,
+    /// Any other tool call.
+    ToolCall,
+    /// A shell command run.
+    TerminalCommand,
+    /// A plan with todos.
+    Plan,
+    /// Questions for the user.
+    Clarification,
+    /// A failure.
+    Error,
+    /// A change to the status of todos.
+    TodoUpdate,
+    /// Reasoning text (an addition to seed 000, SPEC §3).
+    Thinking,
+}
+
+impl DocumentType {
+    /// Every type, in the order of seed 000 §3 (plus `thinking`).
+    pub const ALL: [DocumentType; 11] = [
+        DocumentType::Text,
+        DocumentType::CodeReference,
+        DocumentType::CodeBlock,
+        DocumentType::FileEdit,
+        DocumentType::ToolCall,
+        DocumentType::TerminalCommand,
+        DocumentType::Plan,
+        DocumentType::Clarification,
+        DocumentType::Error,
+        DocumentType::TodoUpdate,
+        DocumentType::Thinking,
+    ];
+
+    /// The wire name (`"code_reference"` …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocumentType::Text => "text",
+            DocumentType::CodeReference => "code_reference",
+            DocumentType::CodeBlock => "code_block",
+            DocumentType::FileEdit => "file_edit",
+            DocumentType::ToolCall => "tool_call",
+            DocumentType::TerminalCommand => "terminal_command",
+            DocumentType::Plan => "plan",
+            DocumentType::Clarification => "clarification",
+            DocumentType::Error => "error",
+            DocumentType::TodoUpdate => "todo_update",
+            DocumentType::Thinking => "thinking",
+        }
+    }
+
+    /// Parses a wire name; `None` for an unknown type.
+    pub fn parse(name: &str) -> Option<DocumentType> {
+        DocumentType::ALL.into_iter().find(|t| t.as_str() == name)
+    }
+}
+
+/// A document's type-specific metadata; the variant is the document's type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Meta {
+    /// `text`
+    Text(TextMeta),
+    /// `code_reference`
+    CodeReference(CodeReferenceMeta),
+    /// `code_block`
+    CodeBlock(CodeBlockMeta),
+    /// `file_edit`
+    FileEdit(FileEditMeta),
+    /// `tool_call`
+    ToolCall(ToolCallMeta),
+    /// `terminal_command`
+    TerminalCommand(TerminalMeta),
+    /// `plan`
+    Plan(PlanMeta),
+    /// `clarification`
+    Clarification(ClarificationMeta),
+    /// `error`
+    Error(ErrorMeta),
+    /// `todo_update`
+    TodoUpdate(TodoUpdateMeta),
+    /// `thinking`
+    Thinking(ThinkingMeta),
+}
+
+impl Meta {
+    /// The document type this metadata belongs to.
+    pub fn doc_type(&self) -> DocumentType {
+        match self {
+            Meta::Text(_) => DocumentType::Text,
+            Meta::CodeReference(_) => DocumentType::CodeReference,
+            Meta::CodeBlock(_) => DocumentType::CodeBlock,
+            Meta::FileEdit(_) => DocumentType::FileEdit,
+            Meta::ToolCall(_) => DocumentType::ToolCall,
+            Meta::TerminalCommand(_) => DocumentType::TerminalCommand,
+            Meta::Plan(_) => DocumentType::Plan,
+            Meta::Clarification(_) => DocumentType::Clarification,
+            Meta::Error(_) => DocumentType::Error,
+            Meta::TodoUpdate(_) => DocumentType::TodoUpdate,
+            Meta::Thinking(_) => DocumentType::Thinking,
+        }
+    }
+
+    /// Empty metadata of a type, for a document announced before its details arrive
+    /// (seed 000 §5 `document_start`).
+    pub fn empty(doc_type: DocumentType) -> Meta {
+        match doc_type {
+            DocumentType::Text => Meta::Text(TextMeta::default()),
+            DocumentType::CodeReference => Meta::CodeReference(CodeReferenceMeta::default()),
+            DocumentType::CodeBlock => Meta::CodeBlock(CodeBlockMeta::default()),
+            DocumentType::FileEdit => Meta::FileEdit(FileEditMeta::default()),
+            DocumentType::ToolCall => Meta::ToolCall(ToolCallMeta::default()),
+            DocumentType::TerminalCommand => Meta::TerminalCommand(TerminalMeta::default()),
+            DocumentType::Plan => Meta::Plan(PlanMeta::default()),
+            DocumentType::Clarification => Meta::Clarification(ClarificationMeta::default()),
+            DocumentType::Error => Meta::Error(ErrorMeta::default()),
+            DocumentType::TodoUpdate => Meta::TodoUpdate(TodoUpdateMeta::default()),
+            DocumentType::Thinking => Meta::Thinking(ThinkingMeta::default()),
+        }
+    }
+}
+
+impl Document {
+    /// The document's type.
+    pub fn doc_type(&self) -> DocumentType {
+        self.meta.doc_type()
+    }
+
+    /// The content, or `""` where there is none.
+    pub fn text(&self) -> &str {
+        self.content.as_deref().unwrap_or("")
+    }
+}
+
+/// `text` metadata.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TextMeta {
+    /// `markdown` or `plain`.
+    #[serde(default)]
+    pub format: TextFormat,
+}
+
+/// How a text document's content is to be read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TextFormat {
+    /// CommonMark with the GitHub extensions.
+    #[default]
+    Markdown,
+    /// Plain text.
+    Plain,
+}
+
+/// `code_reference` metadata.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeReferenceMeta {
+    /// Path of the quoted file.
+    #[serde(default)]
+    pub file_path: String,
+    /// First quoted line (1-based).
+    #[serde(default)]
+    pub start_line: u64,
+    /// Last quoted line.
+    #[serde(default)]
+    pub end_line: u64,
+    /// Language, from the file's extension where the stream does not say.
+    #[serde(default)]
+    pub language: String,
+}
+
+/// `code_block` metadata.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CodeBlockMeta {
+    /// The fence's language tag.
+    #[serde(default)]
+    pub language: String,
+    /// `new_code`, `example` or `suggestion`.
+    #[serde(default)]
+    pub purpose: String,
+}
+
+/// The operation of a `file_edit`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileOperation {
+    /// A new file; `content` is its text.
+    Create,
+    /// A change; `diff` says what changed.
+    #[default]
+    Edit,
+    /// The file was removed.
+    Delete,
+    /// The file was moved to `newPath`.
+    Rename,
+}
+
+/// The old and new text of an edit.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Diff {
+    /// The text replaced.
+    #[serde(default)]
+    pub old_string: String,
+    /// The text put in its place.
+    #[serde(default)]
+    pub new_string: String,
+    /// Line of the file where `oldString` starts (1-based).
+    #[serde(default = "one")]
+    pub start_line: u64,
+    /// Line where `oldString` ends.
+    #[serde(default = "one")]
+    pub end_line: u64,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// How far a tool-backed document got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CallStatus {
+    /// Started, no result yet.
+    Running,
+    /// Finished successfully.
+    Success,
+    /// Finished with an error.
+    Error,
+    /// Refused by the user or a policy.
+    Rejected,
+}
+
+/// `file_edit` metadata.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileEditMeta {
+    /// Path of the file.
+    #[serde(default)]
+    pub file_path: String,
+    /// What was done to it.
+    #[serde(default)]
+    pub operation: FileOperation,
+    /// Language, from the extension.
+    #[serde(default)]
+    pub language: String,
+    /// Old and new text, where both are known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff: Option<Diff>,
+    /// A unified diff, where that is what the format gives (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diff_string: Option<String>,
+    /// The new path of a `rename` (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub new_path: Option<String>,
+    /// Lines added, as the tool reported (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_added: Option<u64>,
+    /// Lines removed, as the tool reported (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_removed: Option<u64>,
+    /// Name of the tool that made the edit (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_name: Option<String>,
+    /// Id of the tool call that made the edit (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// Progress of that call (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<CallStatus>,
+    /// The tool's error message when the edit failed (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Result of a tool call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// `success`, `error` or `rejected`.
+    pub status: CallStatus,
+    /// What the tool returned, kept whole.
+    #[serde(default)]
+    pub data: Value,
+}
+
+/// `tool_call` metadata.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallMeta {
+    /// The tool's name as the format spells it.
+    #[serde(default)]
+    pub tool_name: String,
+    /// Id pairing start and result.
+    #[serde(default)]
+    pub tool_call_id: String,
+    /// Arguments, kept whole.
+    #[serde(default = "empty_object")]
+    pub arguments: Value,
+    /// The result; absent while the call runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<ToolResult>,
+    /// How long the call took.
+    #[serde(
+        default,
+        rename = "duration_ms",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub duration_ms: Option<u64>,
+}
+
+impl Default for ToolCallMeta {
+    fn default() -> Self {
+        ToolCallMeta {
+            tool_name: String::new(),
+            tool_call_id: String::new(),
+            arguments: empty_object(),
+            result: None,
+            duration_ms: None,
+        }
+    }
+}
+
+impl ToolCallMeta {
+    /// Progress of the call: `running` until a result arrives.
+    pub fn status(&self) -> CallStatus {
+        self.result
+            .as_ref()
+            .map_or(CallStatus::Running, |r| r.status)
+    }
+}
+
+fn empty_object() -> Value {
+    Value::Object(serde_json::Map::new())
+}
+
+/// `terminal_command` metadata.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalMeta {
+    /// The command line.
+    #[serde(default)]
+    pub command: String,
+    /// Where it ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub working_directory: Option<String>,
+    /// Exit code; absent while it runs or when the tool did not say.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i64>,
+    /// Output (stdout, then stderr where the tool separates them).
+    #[serde(default)]
+    pub output: String,
+    /// How long it ran.
+    #[serde(
+        default,
+        rename = "duration_ms",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub duration_ms: Option<u64>,
+    /// Permissions the command asked for.
+    #[serde(default)]
+    pub permissions: Vec<String>,
+    /// Id of the tool call (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+    /// Progress of the call (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<CallStatus>,
+    /// Run in the background (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub is_background: Option<bool>,
+}
+
+/// Status of a todo.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TodoStatus {
+    /// Not started.
+    #[default]
+    Pending,
+    /// Being worked on.
+    InProgress,
+    /// Done.
+    Completed,
+    /// Dropped.
+    Cancelled,
+}
+
+impl TodoStatus {
+    /// Reads the spellings the formats use: `in_progress`, `inProgress`,
+    /// `TODO_STATUS_IN_PROGRESS`, `done`, `canceled` …; `None` when unknown.
+    pub fn parse(s: &str) -> Option<TodoStatus> {
+        let s = s.trim();
+        let s = s.strip_prefix("TODO_STATUS_").unwrap_or(s);
+        let norm: String = s
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric())
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        Some(match norm.as_str() {
+            "pending" | "todo" | "notstarted" | "open" => TodoStatus::Pending,
+            "inprogress" | "active" | "running" | "started" => TodoStatus::InProgress,
+            "completed" | "complete" | "done" | "finished" => TodoStatus::Completed,
+            "cancelled" | "canceled" | "skipped" => TodoStatus::Cancelled,
+            _ => return None,
+        })
+    }
+
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TodoStatus::Pending => "pending",
+            TodoStatus::InProgress => "in_progress",
+            TodoStatus::Completed => "completed",
+            TodoStatus::Cancelled => "cancelled",
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for TodoStatus {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = std::borrow::Cow::<str>::deserialize(d)?;
+        TodoStatus::parse(&s).ok_or_else(|| D::Error::custom(format!("unknown todo status {s:?}")))
+    }
+}
+
+/// One todo of a plan.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlanTodo {
+    /// Id that dependencies and updates refer to.
+    pub id: String,
+    /// What is to be done.
+    #[serde(default)]
+    pub content: String,
+    /// Current status.
+    #[serde(default)]
+    pub status: TodoStatus,
+    /// Ids of the todos this one waits for.
+    #[serde(default)]
+    pub dependencies: Vec<String>,
+}
+
+/// `plan` metadata.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanMeta {
+    /// The plan's title.
+    #[serde(default)]
+    pub title: String,
+    /// A summary (Markdown).
+    #[serde(default)]
+    pub overview: String,
+    /// The todos, as written.
+    #[serde(default)]
+    pub todos: Vec<PlanTodo>,
+    /// Always `markdown`.
+    #[serde(default = "markdown")]
+    pub format: String,
+    /// Id of the tool call that wrote the plan (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+}
+
+impl Default for PlanMeta {
+    fn default() -> Self {
+        PlanMeta {
+            title: String::new(),
+            overview: String::new(),
+            todos: Vec::new(),
+            format: markdown(),
+            tool_call_id: None,
+        }
+    }
+}
+
+fn markdown() -> String {
+    "markdown".to_owned()
+}
+
+/// One option of a clarifying question.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClarificationOption {
+    /// Id reported when the option is picked.
+    #[serde(default)]
+    pub id: String,
+    /// What the user reads.
+    #[serde(default)]
+    pub label: String,
+}
+
+/// One clarifying question.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClarificationQuestion {
+    /// Id reported with the choice.
+    #[serde(default)]
+    pub id: String,
+    /// The question.
+    #[serde(default)]
+    pub text: String,
+    /// The options offered.
+    #[serde(default)]
+    pub options: Vec<ClarificationOption>,
+}
+
+/// `clarification` metadata.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClarificationMeta {
+    /// The questions asked.
+    #[serde(default)]
+    pub questions: Vec<ClarificationQuestion>,
+}
+
+/// `error` metadata.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorMeta {
+    /// A stable code (`FILE_NOT_FOUND`, `MALFORMED_JSON`, `STREAM_CUT_OFF` …).
+    #[serde(default)]
+    pub error_code: String,
+    /// What failed: a tool name, `stream`, `model` ….
+    #[serde(default)]
+    pub source: String,
+    /// Where and why, for a person.
+    #[serde(default)]
+    pub details: String,
+}
+
+/// One status change of a `todo_update`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TodoChange {
+    /// The todo's id.
+    pub id: String,
+    /// Its new status.
+    #[serde(default)]
+    pub status: TodoStatus,
+    /// Its text, where the update carries it (addition: a todo list written without a
+    /// plan still shows as a checklist).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<String>,
+}
+
+/// `todo_update` metadata.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TodoUpdateMeta {
+    /// The changes.
+    #[serde(default)]
+    pub todos: Vec<TodoChange>,
+    /// True when the update merges into the list; false when it replaces it (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merge: Option<bool>,
+    /// Id of the tool call (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call_id: Option<String>,
+}
+
+/// `thinking` metadata (addition).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ThinkingMeta {
+    /// The provider's signature over the reasoning, where it sends one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// True when the provider withheld the text.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub redacted: bool,
+    /// How long the model thought, where the format says.
+    #[serde(
+        default,
+        rename = "duration_ms",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub duration_ms: Option<u64>,
+}
+
+impl Serialize for Document {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut st = s.serialize_struct("Document", 5)?;
+        st.serialize_field("id", &self.id)?;
+        st.serialize_field("type", self.doc_type().as_str())?;
+        st.serialize_field("sequence", &self.sequence)?;
+        st.serialize_field("content", &self.content)?;
+        match &self.meta {
+            Meta::Text(m) => st.serialize_field("metadata", m)?,
+            Meta::CodeReference(m) => st.serialize_field("metadata", m)?,
+            Meta::CodeBlock(m) => st.serialize_field("metadata", m)?,
+            Meta::FileEdit(m) => st.serialize_field("metadata", m)?,
+            Meta::ToolCall(m) => st.serialize_field("metadata", m)?,
+            Meta::TerminalCommand(m) => st.serialize_field("metadata", m)?,
+            Meta::Plan(m) => st.serialize_field("metadata", m)?,
+            Meta::Clarification(m) => st.serialize_field("metadata", m)?,
+            Meta::Error(m) => st.serialize_field("metadata", m)?,
+            Meta::TodoUpdate(m) => st.serialize_field("metadata", m)?,
+            Meta::Thinking(m) => st.serialize_field("metadata", m)?,
+        }
+        st.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Document {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        struct Raw {
+            id: String,
+            #[serde(rename = "type")]
+            doc_type: String,
+            #[serde(default)]
+            sequence: u32,
+            #[serde(default)]
+            content: Option<String>,
+            #[serde(default)]
+            metadata: Option<Value>,
+        }
+        let raw = Raw::deserialize(d)?;
+        let doc_type = DocumentType::parse(&raw.doc_type)
+            .ok_or_else(|| D::Error::custom(format!("unknown document type {:?}", raw.doc_type)))?;
+        let metadata = match raw.metadata {
+            Some(Value::Null) | None => Value::Object(serde_json::Map::new()),
+            Some(v) => v,
+        };
+        let meta = meta_from_value(doc_type, metadata).map_err(D::Error::custom)?;
+        Ok(Document {
+            id: raw.id,
+            sequence: raw.sequence,
+            content: raw.content,
+            meta,
+        })
+    }
+}
+
+/// Reads a document type's metadata from a JSON value.
+pub fn meta_from_value(doc_type: DocumentType, v: Value) -> Result<Meta, serde_json::Error> {
+    use serde_json::from_value as f;
+    Ok(match doc_type {
+        DocumentType::Text => Meta::Text(f(v)?),
+        DocumentType::CodeReference => Meta::CodeReference(f(v)?),
+        DocumentType::CodeBlock => Meta::CodeBlock(f(v)?),
+        DocumentType::FileEdit => Meta::FileEdit(f(v)?),
+        DocumentType::ToolCall => Meta::ToolCall(f(v)?),
+        DocumentType::TerminalCommand => Meta::TerminalCommand(f(v)?),
+        DocumentType::Plan => Meta::Plan(f(v)?),
+        DocumentType::Clarification => Meta::Clarification(f(v)?),
+        DocumentType::Error => Meta::Error(f(v)?),
+        DocumentType::TodoUpdate => Meta::TodoUpdate(f(v)?),
+        DocumentType::Thinking => Meta::Thinking(f(v)?),
+    })
+}

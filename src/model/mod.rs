@@ -1,0 +1,18 @@
+//! The document model: conversations of turns, responses of documents (seed 000 §2–6,
+//! SPEC §3). Plain data that serialises in seed 000's shape; no parsing, no rendering.
+
+mod changes;
+mod conversation;
+mod document;
+
+pub use changes::{Changes, DocChange, DocKey};
+pub use conversation::{
+    Attachment, Conversation, Response, ResponseMetadata, ResponseStatus, Stats, Turn, Usage,
+    UserTurn,
+};
+pub use document::{
+    CallStatus, ClarificationMeta, ClarificationOption, ClarificationQuestion, CodeBlockMeta,
+    CodeReferenceMeta, Diff, Document, DocumentType, ErrorMeta, FileEditMeta, FileOperation, Meta,
+    PlanMeta, PlanTodo, TerminalMeta, TextFormat, TextMeta, ThinkingMeta, TodoChange, TodoStatus,
+    TodoUpdateMeta, ToolCallMeta, ToolResult, meta_from_value,
+};

@@ -1,0 +1,258 @@
+//! Writes to the conversation and records each change: the only place that mutates
+//! documents, so no change goes unrecorded.
+
+use super::events::SessionInfo;
+use super::fences::Sink;
+use super::language::language_for_path;
+use crate::model::{
+    Changes, CodeBlockMeta, CodeReferenceMeta, Conversation, DocChange, DocKey, Document, Meta,
+    Response, ResponseStatus, TextMeta, Turn,
+};
+
+/// The conversation under construction, with its change journal.
+#[derive(Debug, Default)]
+pub(crate) struct Builder {
+    pub(crate) conv: Conversation,
+    pub(crate) changes: Changes,
+    /// Session facts applied to each new response.
+    pub(crate) session: SessionInfo,
+    /// Turn index of the open response.
+    pub(crate) open: Option<usize>,
+    /// Open prose document (index in the open response).
+    text: Option<usize>,
+    /// Open code document.
+    code: Option<usize>,
+    /// Whitespace before any prose of a new text document.
+    pending_ws: String,
+    docs_made: u64,
+    responses_made: u64,
+    users_made: u64,
+}
+
+impl Builder {
+    /// The open response's turn index, opening one if none is.
+    pub(crate) fn response(&mut self) -> usize {
+        if let Some(t) = self.open {
+            return t;
+        }
+        self.responses_made += 1;
+        let s = &self.session;
+        let response = Response {
+            id: s
+                .response_id
+                .clone()
+                .unwrap_or_else(|| format!("chat_{:03}", self.responses_made)),
+            conversation_id: s.conversation_id.clone().unwrap_or_default(),
+            model: s.model.clone().unwrap_or_default(),
+            mode: s.mode.clone().unwrap_or_else(|| "agent".to_owned()),
+            created: s.created.clone(),
+            metadata: crate::model::ResponseMetadata {
+                cwd: s.cwd.clone(),
+                ..Default::default()
+            },
+            ..Response::default()
+        };
+        self.session.response_id = None;
+        self.session.created = None;
+        self.push_turn(Turn::Assistant(response));
+        let t = self.conv.turns.len() - 1;
+        self.open = Some(t);
+        t
+    }
+
+    pub(crate) fn push_turn(&mut self, turn: Turn) -> usize {
+        self.conv.turns.push(turn);
+        let t = self.conv.turns.len() - 1;
+        self.changes.turn_added(t);
+        t
+    }
+
+    /// The open response, if any.
+    pub(crate) fn open_response(&mut self) -> Option<&mut Response> {
+        let t = self.open?;
+        match &mut self.conv.turns[t] {
+            Turn::Assistant(r) => Some(r),
+            Turn::User(_) => None,
+        }
+    }
+
+    /// The open response for a header change, opening one if needed; records the change.
+    pub(crate) fn response_mut(&mut self) -> &mut Response {
+        let t = self.response();
+        self.changes.turn_updated(t);
+        match &mut self.conv.turns[t] {
+            Turn::Assistant(r) => r,
+            Turn::User(_) => unreachable!("open turn is always a response"),
+        }
+    }
+
+    /// The open response (opening one if needed), for reading.
+    pub(crate) fn response_quiet(&mut self) -> &Response {
+        let t = self.response();
+        match &self.conv.turns[t] {
+            Turn::Assistant(r) => r,
+            Turn::User(_) => unreachable!("open turn is always a response"),
+        }
+    }
+
+    pub(crate) fn next_user_id(&mut self) -> String {
+        self.users_made += 1;
+        format!("user_{:03}", self.users_made)
+    }
+
+    pub(crate) fn next_doc_id(&mut self) -> String {
+        self.docs_made += 1;
+        format!("doc_{:03}", self.docs_made)
+    }
+
+    /// Appends a document to the open response; returns its key.
+    pub(crate) fn add(
+        &mut self,
+        id: Option<String>,
+        content: Option<String>,
+        meta: Meta,
+    ) -> DocKey {
+        let id = id.unwrap_or_else(|| self.next_doc_id());
+        let turn = self.response();
+        let r = self.open_response().expect("just opened");
+        let index = r.documents.len();
+        r.documents.push(Document {
+            id,
+            sequence: index as u32 + 1,
+            content,
+            meta,
+        });
+        let key = DocKey { turn, index };
+        self.changes.doc(key, DocChange::Inserted);
+        key
+    }
+
+    /// A document by key.
+    pub(crate) fn doc(&self, key: DocKey) -> &Document {
+        match &self.conv.turns[key.turn] {
+            Turn::Assistant(r) => &r.documents[key.index],
+            Turn::User(_) => unreachable!("document keys point into responses"),
+        }
+    }
+
+    /// A document by key, for a change of its metadata or content (recorded as an update).
+    pub(crate) fn doc_mut(&mut self, key: DocKey) -> &mut Document {
+        self.changes.doc(key, DocChange::Updated);
+        self.doc_raw(key)
+    }
+
+    fn doc_raw(&mut self, key: DocKey) -> &mut Document {
+        match &mut self.conv.turns[key.turn] {
+            Turn::Assistant(r) => &mut r.documents[key.index],
+            Turn::User(_) => unreachable!("document keys point into responses"),
+        }
+    }
+
+    /// Appends to a document's content (recorded as an append).
+    pub(crate) fn append(&mut self, key: DocKey, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let doc = self.doc_raw(key);
+        let content = doc.content.get_or_insert_with(String::new);
+        let from = content.len();
+        content.push_str(text);
+        self.changes.doc(key, DocChange::Appended { from });
+    }
+
+    /// Ends prose and code documents: the next prose starts a new document.
+    pub(crate) fn end_prose(&mut self) {
+        self.text = None;
+        self.code = None;
+        self.pending_ws.clear();
+    }
+
+    /// Forgets the open response (it was ended).
+    pub(crate) fn close_response(&mut self) {
+        self.end_prose();
+        self.open = None;
+    }
+
+    fn key(&self, index: usize) -> DocKey {
+        DocKey {
+            turn: self
+                .open
+                .expect("a prose document implies an open response"),
+            index,
+        }
+    }
+}
+
+/// Parses `startLine:endLine:path` (Cursor's code-reference fence).
+fn code_reference(info: &str) -> Option<(u64, u64, &str)> {
+    let mut parts = info.splitn(3, ':');
+    let start = parts.next()?.parse().ok()?;
+    let end = parts.next()?.parse().ok()?;
+    let path = parts.next()?.trim();
+    (!path.is_empty()).then_some((start, end, path))
+}
+
+impl Sink for Builder {
+    fn prose(&mut self, text: &str) {
+        if let Some(i) = self.text {
+            let key = self.key(i);
+            self.append(key, text);
+            return;
+        }
+        if text.trim().is_empty() {
+            self.pending_ws.push_str(text);
+            return;
+        }
+        // Leading blank lines of a document are dropped; indentation on its first line
+        // is kept.
+        let mut text = std::mem::take(&mut self.pending_ws) + text;
+        let ws_len = text.len() - text.trim_start().len();
+        if let Some(i) = text[..ws_len].rfind('\n') {
+            text.drain(..=i);
+        }
+        let key = self.add(None, Some(text), Meta::Text(TextMeta::default()));
+        self.text = Some(key.index);
+    }
+
+    fn open_code(&mut self, info: &str) {
+        self.text = None;
+        self.pending_ws.clear();
+        let meta = match code_reference(info) {
+            Some((start, end, path)) => Meta::CodeReference(CodeReferenceMeta {
+                file_path: path.to_owned(),
+                start_line: start,
+                end_line: end,
+                language: language_for_path(path).to_owned(),
+            }),
+            None => Meta::CodeBlock(CodeBlockMeta {
+                language: info.split_whitespace().next().unwrap_or("").to_owned(),
+                purpose: "new_code".to_owned(),
+            }),
+        };
+        let key = self.add(None, Some(String::new()), meta);
+        self.code = Some(key.index);
+    }
+
+    fn code(&mut self, text: &str) {
+        match self.code {
+            Some(i) => {
+                let key = self.key(i);
+                self.append(key, text);
+            }
+            None => self.prose(text),
+        }
+    }
+
+    fn close_code(&mut self) {
+        self.code = None;
+    }
+}
+
+impl Builder {
+    /// Marks the open response as ended with this status.
+    pub(crate) fn set_status(&mut self, status: ResponseStatus) {
+        if self.open.is_some() {
+            self.response_mut().status = status;
+        }
+    }
+}

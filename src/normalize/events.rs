@@ -1,0 +1,156 @@
+//! The normalised events: the one small vocabulary every format adapter speaks.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::model::{Attachment, CallStatus, Document, DocumentType, Response, Usage};
+
+/// Facts about the session or response, merged into the current response.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SessionInfo {
+    /// Session or conversation id.
+    pub conversation_id: Option<String>,
+    /// Response id.
+    pub response_id: Option<String>,
+    /// Model name.
+    pub model: Option<String>,
+    /// `agent`, `plan`, `ask`, `debug`.
+    pub mode: Option<String>,
+    /// Working directory.
+    pub cwd: Option<String>,
+    /// Creation time, ISO 8601.
+    pub created: Option<String>,
+}
+
+/// The outcome of a tool call as an adapter reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolOutcome {
+    /// Success, error or rejected.
+    pub status: CallStatus,
+    /// The tool's payload (the inner `success` / `error` object, a string …).
+    pub data: Value,
+}
+
+/// A failure to show as an `error` document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorInfo {
+    /// One of [`crate::error::codes`], or the format's own code.
+    pub code: String,
+    /// What failed (`stream`, `line 7`, a tool name …).
+    pub source: String,
+    /// One sentence for a person.
+    pub message: String,
+    /// Where and why, in detail.
+    pub details: String,
+}
+
+/// One normalised event.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event<'a> {
+    /// Session facts (init lines, message starts).
+    Session(SessionInfo),
+    /// A user prompt: starts a new user turn.
+    UserPrompt {
+        /// The prompt.
+        text: Cow<'a, str>,
+        /// What it carries.
+        attachments: Vec<Attachment>,
+    },
+    /// Starts a new response even if one is open (a provider's message start).
+    ResponseStart(SessionInfo),
+    /// Assistant prose, split into text and code documents by its fences.
+    Text(Cow<'a, str>),
+    /// Reasoning text, appended to the open thinking document.
+    Thinking(Cow<'a, str>),
+    /// The thinking document ends.
+    ThinkingEnd {
+        /// Signature, where the provider signs reasoning.
+        signature: Option<String>,
+        /// True when the provider withheld the text.
+        redacted: bool,
+    },
+    /// An explicitly typed document begins (document SSE stream).
+    DocStart {
+        /// Its id.
+        id: String,
+        /// Its type.
+        doc_type: DocumentType,
+        /// Metadata sent with the start, if any.
+        metadata: Option<Value>,
+    },
+    /// Text for an explicit document.
+    DocDelta {
+        /// The document's id.
+        id: Cow<'a, str>,
+        /// Text to append.
+        text: Cow<'a, str>,
+    },
+    /// An explicit document ends, with its final content where sent.
+    DocEnd {
+        /// The document's id.
+        id: String,
+        /// Content that replaces what was streamed.
+        final_content: Option<String>,
+    },
+    /// A complete document.
+    Document(Box<Document>),
+    /// A complete response, as saved.
+    Response(Box<Response>),
+    /// A tool call starts.
+    ToolStart {
+        /// Id pairing it with its result.
+        call_id: String,
+        /// Tool name as the format spells it.
+        name: String,
+        /// Arguments so far.
+        args: Value,
+        /// An explicit document the call belongs to (document SSE stream).
+        doc_id: Option<String>,
+    },
+    /// New arguments for a running call (replace the old ones).
+    ToolArgs {
+        /// The call.
+        call_id: String,
+        /// The arguments.
+        args: Value,
+    },
+    /// A tool call finished.
+    ToolEnd {
+        /// The call.
+        call_id: String,
+        /// Name, where the end repeats it (a start may be missing).
+        name: Option<String>,
+        /// Final arguments, where the end repeats them.
+        args: Option<Value>,
+        /// The result.
+        outcome: ToolOutcome,
+        /// How long it ran.
+        duration_ms: Option<u64>,
+    },
+    /// Token counts for the current response.
+    Usage(Usage),
+    /// Timings and ids for the current response.
+    ResponseMeta {
+        /// Wall time.
+        duration_ms: Option<u64>,
+        /// API time.
+        duration_api_ms: Option<u64>,
+        /// Request id.
+        request_id: Option<String>,
+        /// Why the model stopped.
+        stop_reason: Option<String>,
+    },
+    /// The final text of the response as the format repeats it; shown only when no
+    /// text was streamed in this response (Cursor's `json` format).
+    FinalText(Cow<'a, str>),
+    /// The response ended; with an error, its status becomes `error`.
+    Done {
+        /// The failure, if the response failed.
+        error: Option<ErrorInfo>,
+    },
+    /// A failure that does not end the response.
+    Error(ErrorInfo),
+    /// An event not understood; counted and ignored.
+    Unknown,
+}

@@ -1,0 +1,586 @@
+//! The normaliser (seed 000 §7): applies normalised [`Event`]s to the conversation.
+//!
+//! Every adapter speaks [`Event`]; this module alone decides what becomes a document.
+//! It is incremental: prose is split into text and code as it arrives, tool calls are
+//! documents from their start and are rebuilt when their result comes.
+
+mod builder;
+mod events;
+mod fences;
+mod language;
+mod tools;
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+pub use events::{ErrorInfo, Event, SessionInfo, ToolOutcome};
+pub use language::language_for_path;
+pub(crate) use tools::error_message;
+
+use crate::error::codes;
+use crate::model::{
+    Changes, Conversation, DocKey, DocumentType, ErrorMeta, Meta, ResponseStatus, ThinkingMeta,
+    Turn, Usage, UserTurn, meta_from_value,
+};
+use builder::Builder;
+use fences::FenceSplitter;
+
+/// A tool call being tracked from start to result.
+#[derive(Debug)]
+struct Call {
+    key: DocKey,
+    name: String,
+    args: Value,
+    /// The result has come.
+    done: bool,
+}
+
+/// Applies normalised events to a [`Conversation`] and records what changed.
+#[derive(Debug, Default)]
+pub struct Normalizer {
+    b: Builder,
+    splitter: FenceSplitter,
+    thinking: Option<DocKey>,
+    calls: HashMap<String, Call>,
+    explicit: HashMap<String, DocKey>,
+    /// A tool result came since the model last spoke: its next output is a new turn.
+    after_tool_result: bool,
+}
+
+impl Normalizer {
+    /// A normaliser with an empty conversation.
+    pub fn new() -> Normalizer {
+        Normalizer::default()
+    }
+
+    /// The conversation so far.
+    pub fn conversation(&self) -> &Conversation {
+        &self.b.conv
+    }
+
+    /// Consumes the normaliser, returning the conversation.
+    pub fn into_conversation(self) -> Conversation {
+        self.b.conv
+    }
+
+    /// Takes the changes made since the last call.
+    pub fn take_changes(&mut self) -> Changes {
+        self.b.changes.take()
+    }
+
+    /// Mutable access to counters and format, which are not document changes.
+    pub(crate) fn conversation_mut(&mut self) -> &mut Conversation {
+        &mut self.b.conv
+    }
+
+    /// Applies one event.
+    pub fn apply(&mut self, event: Event<'_>) {
+        match event {
+            Event::Session(info) => self.session(info),
+            Event::ResponseStart(info) => self.response_start(info),
+            Event::UserPrompt { text, attachments } => {
+                self.end_response(ResponseStatus::Completed);
+                let id = self.b.next_user_id();
+                self.b.push_turn(Turn::User(UserTurn {
+                    id,
+                    content: text.into_owned(),
+                    attachments,
+                    created: None,
+                }));
+            }
+            Event::Text(text) => {
+                self.end_thinking();
+                self.step();
+                self.splitter.feed(&text, &mut self.b);
+            }
+            Event::Thinking(text) => self.thinking(&text),
+            Event::ThinkingEnd {
+                signature,
+                redacted,
+            } => {
+                if self.thinking.is_none() && (redacted || signature.is_some()) {
+                    self.thinking("");
+                }
+                if let Some(key) = self.thinking.take() {
+                    if let Meta::Thinking(m) = &mut self.b.doc_mut(key).meta {
+                        m.signature = signature.or(m.signature.take());
+                        m.redacted |= redacted;
+                    }
+                }
+            }
+            Event::DocStart {
+                id,
+                doc_type,
+                metadata,
+            } => {
+                self.end_segment();
+                let meta = metadata
+                    .and_then(|m| meta_from_value(doc_type, m).ok())
+                    .unwrap_or_else(|| Meta::empty(doc_type));
+                let content = match doc_type {
+                    DocumentType::ToolCall | DocumentType::TerminalCommand => None,
+                    _ => Some(String::new()),
+                };
+                if self.explicit.contains_key(&id) {
+                    return;
+                }
+                let key = self.b.add(Some(id.clone()), content, meta);
+                self.count_tool(doc_type);
+                self.explicit.insert(id, key);
+            }
+            Event::DocDelta { id, text } => {
+                let key = match self.explicit.get(id.as_ref()) {
+                    Some(&k) => k,
+                    None => {
+                        self.end_segment();
+                        let key = self.b.add(
+                            Some(id.to_string()),
+                            Some(String::new()),
+                            Meta::empty(DocumentType::Text),
+                        );
+                        self.explicit.insert(id.into_owned(), key);
+                        key
+                    }
+                };
+                self.b.append(key, &text);
+            }
+            Event::DocEnd { id, final_content } => {
+                if let (Some(&key), Some(content)) = (self.explicit.get(&id), final_content) {
+                    if self.b.doc(key).content.as_deref() != Some(content.as_str()) {
+                        self.b.doc_mut(key).content = Some(content);
+                    }
+                }
+            }
+            Event::Document(doc) => {
+                self.end_segment();
+                let doc_type = doc.doc_type();
+                let key = self.b.add(Some(doc.id), doc.content, doc.meta);
+                self.count_tool(doc_type);
+                if doc_type == DocumentType::TodoUpdate {
+                    self.apply_todo_update(key);
+                }
+            }
+            Event::Response(response) => {
+                self.end_response(ResponseStatus::Completed);
+                self.b.push_turn(Turn::Assistant(*response));
+            }
+            Event::ToolStart {
+                call_id,
+                name,
+                args,
+                doc_id,
+            } => self.tool_start(call_id, name, tools::args_value(args), doc_id),
+            Event::ToolArgs { call_id, args } => {
+                if let Some(call) = self.calls.get_mut(&call_id) {
+                    call.args = tools::args_value(args);
+                    let (meta, content) =
+                        tools::build(&call.name, &call_id, &call.args, None, None);
+                    let key = call.key;
+                    self.rebuild(key, meta, content);
+                }
+            }
+            Event::ToolEnd {
+                call_id,
+                name,
+                args,
+                outcome,
+                duration_ms,
+            } => self.tool_end(call_id, name, args, outcome, duration_ms),
+            Event::Usage(mut usage) => {
+                if usage.total_tokens == 0 {
+                    usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+                }
+                let r = self.b.response_mut();
+                r.usage = Some(merge_usage(r.usage.take(), usage));
+            }
+            Event::ResponseMeta {
+                duration_ms,
+                duration_api_ms,
+                request_id,
+                stop_reason,
+            } => {
+                let m = &mut self.b.response_mut().metadata;
+                m.duration_ms = duration_ms.or(m.duration_ms);
+                m.duration_api_ms = duration_api_ms.or(m.duration_api_ms);
+                m.request_id = request_id.or(m.request_id.take());
+                m.stop_reason = stop_reason.or(m.stop_reason.take());
+            }
+            Event::FinalText(text) => {
+                let has_prose = self.b.open_response().is_some_and(|r| {
+                    r.documents.iter().any(|d| {
+                        matches!(
+                            d.doc_type(),
+                            DocumentType::Text
+                                | DocumentType::CodeBlock
+                                | DocumentType::CodeReference
+                        )
+                    })
+                });
+                if !has_prose && !text.trim().is_empty() {
+                    self.apply(Event::Text(text));
+                    self.end_segment();
+                }
+            }
+            Event::Done { error } => {
+                self.end_segment();
+                let status = match error {
+                    Some(info) => {
+                        self.error(info);
+                        ResponseStatus::Error
+                    }
+                    None => ResponseStatus::Completed,
+                };
+                // A `done` with nothing before it still records an (empty) response.
+                self.b.response();
+                self.end_response(status);
+            }
+            Event::Error(info) => {
+                self.end_segment();
+                self.error(info);
+            }
+            Event::Unknown => self.b.conv.stats.unknown_events += 1,
+        }
+    }
+
+    /// Ends the stream: a response still open was cut off; it becomes an `error`
+    /// response with an `error` document saying so, and keeps what it received.
+    pub fn finish(&mut self) {
+        self.end_segment();
+        if self.b.open.is_none() {
+            return;
+        }
+        let mut running: Vec<(usize, String)> = self
+            .calls
+            .iter()
+            .filter(|(_, c)| !c.done && Some(c.key.turn) == self.b.open)
+            .map(|(id, c)| (c.key.index, format!("{} ({})", id.trim(), c.name)))
+            .collect();
+        running.sort();
+        let mut details =
+            "The stream ended before its final event; everything received is kept.".to_owned();
+        if !running.is_empty() {
+            let names: Vec<String> = running.into_iter().map(|(_, s)| s).collect();
+            details.push_str(&format!(
+                " {} tool call{} had not finished: {}.",
+                names.len(),
+                if names.len() == 1 { "" } else { "s" },
+                names.join(", ")
+            ));
+        }
+        self.error(ErrorInfo {
+            code: codes::CUT_OFF.to_owned(),
+            source: "stream".to_owned(),
+            message: "The response was cut off.".to_owned(),
+            details,
+        });
+        self.end_response(ResponseStatus::Error);
+    }
+
+    fn session(&mut self, info: SessionInfo) {
+        if let Some(r) = self.b.open_response() {
+            let changed = apply_info(r, &info);
+            if changed {
+                let t = self.b.open.expect("open response");
+                self.b.changes.turn_updated(t);
+            }
+        }
+        let s = &mut self.b.session;
+        s.conversation_id = info.conversation_id.or(s.conversation_id.take());
+        s.model = info.model.or(s.model.take());
+        s.mode = info.mode.or(s.mode.take());
+        s.cwd = info.cwd.or(s.cwd.take());
+        if self.b.open.is_none() {
+            s.response_id = info.response_id.or(s.response_id.take());
+            s.created = info.created.or(s.created.take());
+        }
+    }
+
+    fn response_start(&mut self, info: SessionInfo) {
+        if let (Some(id), Some(r)) = (&info.response_id, self.b.open_response()) {
+            if &r.id == id {
+                return; // a repeated start (a proxy's retry) adds nothing
+            }
+        }
+        self.end_response(ResponseStatus::Completed);
+        self.session(info);
+        self.b.response();
+    }
+
+    /// Ends the open response with a status, closing prose and thinking.
+    fn end_response(&mut self, status: ResponseStatus) {
+        self.end_segment();
+        if self.b.open.is_some() {
+            self.b.set_status(status);
+            self.b.close_response();
+            self.explicit.clear();
+            self.after_tool_result = false;
+        }
+    }
+
+    /// Counts a model turn: the first output, and the first after tool results.
+    fn step(&mut self) {
+        let after = std::mem::take(&mut self.after_tool_result);
+        let count = self.b.response_quiet().metadata.turn_count;
+        if count == 0 || after {
+            self.b.response_mut().metadata.turn_count = count + 1;
+        }
+    }
+
+    /// Closes prose (flushing held text) and thinking: the next output starts anew.
+    fn end_segment(&mut self) {
+        self.splitter.close(&mut self.b);
+        self.b.end_prose();
+        self.thinking = None;
+    }
+
+    fn end_thinking(&mut self) {
+        self.thinking = None;
+    }
+
+    fn thinking(&mut self, text: &str) {
+        if self.thinking.is_none() {
+            self.splitter.close(&mut self.b);
+            self.b.end_prose();
+            self.step();
+            let key = self.b.add(
+                None,
+                Some(String::new()),
+                Meta::Thinking(ThinkingMeta::default()),
+            );
+            self.thinking = Some(key);
+        }
+        if let Some(key) = self.thinking {
+            self.b.append(key, text);
+        }
+    }
+
+    fn error(&mut self, info: ErrorInfo) {
+        self.b.conv.stats.bad_events += u64::from(is_stream_error(&info.code));
+        self.b.add(
+            None,
+            Some(info.message),
+            Meta::Error(ErrorMeta {
+                error_code: info.code,
+                source: info.source,
+                details: info.details,
+            }),
+        );
+    }
+
+    fn count_tool(&mut self, doc_type: DocumentType) {
+        if matches!(
+            doc_type,
+            DocumentType::ToolCall
+                | DocumentType::FileEdit
+                | DocumentType::TerminalCommand
+                | DocumentType::Plan
+                | DocumentType::TodoUpdate
+        ) {
+            self.b.response_mut().metadata.tool_call_count += 1;
+        }
+    }
+
+    fn tool_start(&mut self, call_id: String, name: String, args: Value, doc_id: Option<String>) {
+        if let Some(call) = self.calls.get_mut(&call_id) {
+            // A repeated start updates the arguments.
+            call.args = args;
+            let (meta, content) = tools::build(&call.name, &call_id, &call.args, None, None);
+            let key = call.key;
+            self.rebuild(key, meta, content);
+            return;
+        }
+        self.end_segment();
+        self.step();
+        let (meta, content) = tools::build(&name, &call_id, &args, None, None);
+        let doc_type = meta.doc_type();
+        let key = match doc_id.as_ref().and_then(|id| self.explicit.get(id)) {
+            Some(&key) => {
+                self.rebuild(key, meta, content);
+                key
+            }
+            None => {
+                let key = self.b.add(doc_id, content, meta);
+                self.count_tool(doc_type);
+                key
+            }
+        };
+        self.calls.insert(
+            call_id,
+            Call {
+                key,
+                name,
+                args,
+                done: false,
+            },
+        );
+    }
+
+    fn tool_end(
+        &mut self,
+        call_id: String,
+        name: Option<String>,
+        args: Option<Value>,
+        outcome: ToolOutcome,
+        duration_ms: Option<u64>,
+    ) {
+        if !self.calls.contains_key(&call_id) {
+            let name = name.clone().unwrap_or_else(|| "tool".to_owned());
+            self.tool_start(
+                call_id.clone(),
+                name,
+                args.clone().map(tools::args_value).unwrap_or(Value::Null),
+                None,
+            );
+        }
+        let call = self.calls.get_mut(&call_id).expect("started above");
+        if let Some(args) = args {
+            call.args = tools::args_value(args);
+        }
+        if call.args.is_null() {
+            call.args = Value::Object(Default::default());
+        }
+        let (meta, content) = tools::build(
+            &call.name,
+            &call_id,
+            &call.args,
+            Some(&outcome),
+            duration_ms,
+        );
+        call.done = true;
+        let key = call.key;
+        self.rebuild(key, meta, content);
+        self.after_tool_result = true;
+        if self.b.doc(key).doc_type() == DocumentType::TodoUpdate {
+            self.apply_todo_update(key);
+        }
+    }
+
+    /// Replaces a tool document's metadata and content when they changed.
+    fn rebuild(&mut self, key: DocKey, meta: Meta, content: Option<String>) {
+        let doc = self.b.doc(key);
+        if doc.meta != meta || doc.content != content {
+            let doc = self.b.doc_mut(key);
+            doc.meta = meta;
+            doc.content = content;
+        }
+    }
+
+    /// Carries a `todo_update`'s statuses into the latest plan of the conversation; todos
+    /// the plan does not have are added to it.
+    fn apply_todo_update(&mut self, update: DocKey) {
+        let Meta::TodoUpdate(u) = &self.b.doc(update).meta else {
+            return;
+        };
+        let changes = u.todos.clone();
+        let plan = self.b.conv.turns[..=update.turn]
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(t, turn)| {
+                let Turn::Assistant(r) = turn else {
+                    return None;
+                };
+                let limit = if t == update.turn {
+                    update.index
+                } else {
+                    r.documents.len()
+                };
+                r.documents[..limit]
+                    .iter()
+                    .rposition(|d| d.doc_type() == DocumentType::Plan)
+                    .map(|index| DocKey { turn: t, index })
+            });
+        let Some(plan) = plan else { return };
+        let Meta::Plan(p) = &self.b.doc(plan).meta else {
+            return;
+        };
+        let mut todos = p.todos.clone();
+        for c in &changes {
+            match todos.iter_mut().find(|t| t.id == c.id) {
+                Some(t) => {
+                    t.status = c.status;
+                    if let Some(content) = &c.content {
+                        t.content.clone_from(content);
+                    }
+                }
+                None if c.content.is_some() => todos.push(crate::model::PlanTodo {
+                    id: c.id.clone(),
+                    content: c.content.clone().unwrap_or_default(),
+                    status: c.status,
+                    dependencies: Vec::new(),
+                }),
+                None => {}
+            }
+        }
+        if todos != p.todos {
+            if let Meta::Plan(p) = &mut self.b.doc_mut(plan).meta {
+                p.todos = todos;
+            }
+        }
+    }
+}
+
+fn is_stream_error(code: &str) -> bool {
+    matches!(
+        code,
+        codes::MALFORMED_JSON | codes::INVALID_EVENT | codes::TOO_LARGE | codes::TOO_DEEP
+    )
+}
+
+fn apply_info(r: &mut crate::model::Response, info: &SessionInfo) -> bool {
+    let before = (
+        r.model.clone(),
+        r.conversation_id.clone(),
+        r.mode.clone(),
+        r.metadata.cwd.clone(),
+    );
+    if let Some(m) = &info.model {
+        r.model.clone_from(m);
+    }
+    if let Some(c) = &info.conversation_id {
+        r.conversation_id.clone_from(c);
+    }
+    if let Some(m) = &info.mode {
+        r.mode.clone_from(m);
+    }
+    if info.cwd.is_some() {
+        r.metadata.cwd.clone_from(&info.cwd);
+    }
+    before
+        != (
+            r.model.clone(),
+            r.conversation_id.clone(),
+            r.mode.clone(),
+            r.metadata.cwd.clone(),
+        )
+}
+
+fn merge_usage(old: Option<Usage>, new: Usage) -> Usage {
+    match old {
+        None => new,
+        Some(o) => Usage {
+            prompt_tokens: if new.prompt_tokens > 0 {
+                new.prompt_tokens
+            } else {
+                o.prompt_tokens
+            },
+            completion_tokens: if new.completion_tokens > 0 {
+                new.completion_tokens
+            } else {
+                o.completion_tokens
+            },
+            total_tokens: 0,
+            cache_read_tokens: new.cache_read_tokens.or(o.cache_read_tokens),
+            cache_write_tokens: new.cache_write_tokens.or(o.cache_write_tokens),
+        }
+        .with_total(new.total_tokens),
+    }
+}
+
+impl Usage {
+    fn with_total(mut self, reported: u64) -> Usage {
+        self.total_tokens = reported.max(self.prompt_tokens + self.completion_tokens);
+        self
+    }
+}

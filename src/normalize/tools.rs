@@ -1,0 +1,552 @@
+//! Tool calls to documents (seed 000 §7, SPEC §3): one mapping for every format's
+//! spelling of the same tools. Adapters hand over the name, the arguments and the
+//! result payload as the format gives them; field names are looked up by their known
+//! aliases (`file_path`, `filePath`, `path`, `target_file` …).
+
+use serde_json::Value;
+
+use super::events::ToolOutcome;
+use super::language::language_for_path;
+use crate::model::{
+    CallStatus, Diff, FileEditMeta, FileOperation, Meta, PlanMeta, PlanTodo, TerminalMeta,
+    TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta, ToolResult,
+};
+
+/// What a tool name maps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ToolKind {
+    /// Writes or changes a file.
+    Edit,
+    /// Writes a whole file.
+    Write,
+    /// Removes a file.
+    Delete,
+    /// Applies a patch (a unified diff).
+    Patch,
+    /// Runs a shell command.
+    Shell,
+    /// Writes a plan.
+    Plan,
+    /// Updates todos.
+    Todo,
+    /// Anything else.
+    Other,
+}
+
+/// Lower-cases a name and drops `_`, `-` and a `ToolCall` suffix, so that
+/// `edit_file`, `editToolCall` and `EditFile` compare equal.
+fn canonical(name: &str) -> String {
+    let mut s: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if s.len() > "toolcall".len() && s.ends_with("toolcall") {
+        s.truncate(s.len() - "toolcall".len());
+    }
+    s
+}
+
+/// Classifies a tool by name.
+pub(crate) fn kind_of(name: &str) -> ToolKind {
+    match canonical(name).as_str() {
+        "editfile"
+        | "edit"
+        | "searchreplace"
+        | "strreplace"
+        | "multiedit"
+        | "strreplaceeditor"
+        | "replace"
+        | "editnotebook"
+        | "strreplacebasededittool" => ToolKind::Edit,
+        "write" | "writefile" | "createfile" => ToolKind::Write,
+        "deletefile" | "delete" | "removefile" => ToolKind::Delete,
+        "applypatch" => ToolKind::Patch,
+        "runterminalcmd" | "runterminalcommand" | "shell" | "bash" | "terminal" | "runcommand"
+        | "execcommand" | "localshell" => ToolKind::Shell,
+        "createplan" => ToolKind::Plan,
+        "todowrite" | "todo" | "updatetodos" | "todos" | "todoupdate" => ToolKind::Todo,
+        _ => ToolKind::Other,
+    }
+}
+
+/// Arguments as an object: a JSON string holding an object is parsed, anything else
+/// is kept as it is.
+pub(crate) fn args_value(args: Value) -> Value {
+    match &args {
+        Value::String(s) if s.trim_start().starts_with('{') => {
+            serde_json::from_str::<Value>(s).unwrap_or(args)
+        }
+        _ => args,
+    }
+}
+
+fn field<'v>(v: &'v Value, names: &[&str]) -> Option<&'v Value> {
+    let obj = v.as_object()?;
+    names
+        .iter()
+        .find_map(|n| obj.get(*n))
+        .filter(|v| !v.is_null())
+}
+
+fn str_field<'v>(v: &'v Value, names: &[&str]) -> Option<&'v str> {
+    field(v, names).and_then(Value::as_str)
+}
+
+fn u64_field(v: &Value, names: &[&str]) -> Option<u64> {
+    field(v, names).and_then(|v| v.as_u64().or_else(|| v.as_f64().map(|f| f.max(0.0) as u64)))
+}
+
+fn i64_field(v: &Value, names: &[&str]) -> Option<i64> {
+    field(v, names).and_then(|v| v.as_i64().or_else(|| v.as_str()?.trim().parse().ok()))
+}
+
+const PATH: &[&str] = &[
+    "path",
+    "file_path",
+    "filePath",
+    "target_file",
+    "targetFile",
+    "relativeWorkspacePath",
+    "filename",
+    "file",
+    "notebook_path",
+];
+const OLD: &[&str] = &[
+    "old_string",
+    "oldString",
+    "old_str",
+    "oldText",
+    "old_text",
+    "search",
+];
+const NEW: &[&str] = &[
+    "new_string",
+    "newString",
+    "new_str",
+    "newText",
+    "new_text",
+    "replace",
+];
+const BODY: &[&str] = &[
+    "contents",
+    "content",
+    "fileText",
+    "file_text",
+    "streamContent",
+    "code_edit",
+    "codeEdit",
+    "text",
+];
+
+/// The message of an error payload: a string, or its `error`/`message`/`reason` field.
+pub(crate) fn error_message(data: &Value) -> Option<String> {
+    match data {
+        Value::String(s) => Some(s.clone()),
+        Value::Object(_) => str_field(
+            data,
+            &["error", "message", "reason", "stderr", "errorMessage"],
+        )
+        .map(str::to_owned)
+        .or_else(|| field(data, &["error"]).and_then(error_message)),
+        _ => None,
+    }
+}
+
+fn line_count(s: &str) -> u64 {
+    if s.is_empty() {
+        1
+    } else {
+        s.lines().count().max(1) as u64
+    }
+}
+
+/// Builds the document for a tool call from what is known so far.
+///
+/// Returns the metadata and the document's content.
+pub(crate) fn build(
+    name: &str,
+    call_id: &str,
+    args: &Value,
+    outcome: Option<&ToolOutcome>,
+    duration_ms: Option<u64>,
+) -> (Meta, Option<String>) {
+    match kind_of(name) {
+        ToolKind::Edit | ToolKind::Write | ToolKind::Delete | ToolKind::Patch => {
+            file_edit(name, call_id, args, outcome)
+        }
+        ToolKind::Shell => terminal(call_id, args, outcome, duration_ms),
+        ToolKind::Plan => plan(call_id, args),
+        ToolKind::Todo => todo_update(call_id, args),
+        ToolKind::Other => (
+            Meta::ToolCall(ToolCallMeta {
+                tool_name: name.to_owned(),
+                tool_call_id: call_id.to_owned(),
+                arguments: args.clone(),
+                result: outcome.map(|o| ToolResult {
+                    status: o.status,
+                    data: o.data.clone(),
+                }),
+                duration_ms,
+            }),
+            None,
+        ),
+    }
+}
+
+fn status_of(outcome: Option<&ToolOutcome>) -> CallStatus {
+    outcome.map_or(CallStatus::Running, |o| o.status)
+}
+
+fn file_edit(
+    name: &str,
+    call_id: &str,
+    args: &Value,
+    outcome: Option<&ToolOutcome>,
+) -> (Meta, Option<String>) {
+    let kind = kind_of(name);
+    let data = outcome
+        .filter(|o| o.status == CallStatus::Success)
+        .map(|o| &o.data);
+    let path = str_field(args, PATH)
+        .or_else(|| data.and_then(|d| str_field(d, PATH)))
+        .unwrap_or_default()
+        .to_owned();
+    let mut meta = FileEditMeta {
+        language: language_for_path(&path).to_owned(),
+        file_path: path,
+        tool_name: Some(name.to_owned()),
+        tool_call_id: Some(call_id.to_owned()).filter(|s| !s.is_empty()),
+        status: Some(status_of(outcome)),
+        ..FileEditMeta::default()
+    };
+    if let Some(o) = outcome.filter(|o| o.status != CallStatus::Success) {
+        meta.error = error_message(&o.data);
+    }
+    let before =
+        data.and_then(|d| str_field(d, &["beforeFullFileContent", "before", "originalContent"]));
+    let after = data.and_then(|d| str_field(d, &["afterFullFileContent", "after", "newContent"]));
+    meta.diff_string = data
+        .and_then(|d| str_field(d, &["diffString", "diff", "patch"]))
+        .or_else(|| {
+            str_field(args, &["patch", "diff", "input"]).filter(|_| kind == ToolKind::Patch)
+        })
+        .map(str::to_owned);
+    meta.lines_added =
+        data.and_then(|d| u64_field(d, &["linesAdded", "lines_added", "linesCreated"]));
+    meta.lines_removed = data.and_then(|d| u64_field(d, &["linesRemoved", "lines_removed"]));
+    meta.new_path =
+        str_field(args, &["new_path", "newPath", "renameTo", "destination"]).map(str::to_owned);
+
+    let mut content = None;
+    if kind == ToolKind::Delete {
+        meta.operation = FileOperation::Delete;
+        content = data
+            .and_then(|d| str_field(d, &["prevContent", "previousContent", "content"]))
+            .map(str::to_owned);
+    } else if meta.new_path.is_some() && str_field(args, OLD).is_none() {
+        meta.operation = FileOperation::Rename;
+    } else if let (Some(old), Some(new)) = (str_field(args, OLD), str_field(args, NEW)) {
+        let start = data
+            .and_then(|d| u64_field(d, &["startLine", "start_line"]))
+            .unwrap_or(1);
+        meta.operation = FileOperation::Edit;
+        meta.diff = Some(Diff {
+            old_string: old.to_owned(),
+            new_string: new.to_owned(),
+            start_line: start,
+            end_line: start + line_count(old) - 1,
+        });
+        content = Some(new.to_owned());
+    } else if let Some(edits) = field(args, &["edits"]).and_then(Value::as_array) {
+        // MultiEdit: the edits in order, each old/new pair one after the other.
+        let (mut old, mut new) = (Vec::new(), Vec::new());
+        for e in edits {
+            old.push(str_field(e, OLD).unwrap_or_default());
+            new.push(str_field(e, NEW).unwrap_or_default());
+        }
+        let (old, new) = (old.join("\n"), new.join("\n"));
+        meta.operation = FileOperation::Edit;
+        meta.diff = Some(Diff {
+            end_line: line_count(&old),
+            old_string: old,
+            new_string: new.clone(),
+            start_line: 1,
+        });
+        content = Some(new);
+    } else if before.is_some_and(|b| !b.is_empty()) && after.is_some() {
+        let (old, new) = (before.unwrap_or_default(), after.unwrap_or_default());
+        meta.operation = FileOperation::Edit;
+        meta.diff = Some(Diff {
+            old_string: old.to_owned(),
+            new_string: new.to_owned(),
+            start_line: 1,
+            end_line: line_count(old),
+        });
+        content = Some(new.to_owned());
+    } else if meta.diff_string.is_some() && kind != ToolKind::Write {
+        meta.operation = FileOperation::Edit;
+        content = after.map(str::to_owned);
+    } else {
+        meta.operation = if kind == ToolKind::Edit
+            && before.is_none()
+            && after.is_none()
+            && str_field(args, BODY).is_none()
+        {
+            FileOperation::Edit
+        } else {
+            FileOperation::Create
+        };
+        content = after.or_else(|| str_field(args, BODY)).map(str::to_owned);
+    }
+    (Meta::FileEdit(meta), content)
+}
+
+fn terminal(
+    call_id: &str,
+    args: &Value,
+    outcome: Option<&ToolOutcome>,
+    duration_ms: Option<u64>,
+) -> (Meta, Option<String>) {
+    let command = match field(args, &["command", "cmd", "commandLine", "script"]) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(Value::as_str)
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => String::new(),
+    };
+    let mut meta = TerminalMeta {
+        command,
+        working_directory: str_field(
+            args,
+            &[
+                "workingDirectory",
+                "cwd",
+                "working_directory",
+                "workdir",
+                "directory",
+            ],
+        )
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned),
+        permissions: field(
+            args,
+            &["permissions", "required_permissions", "requiredPermissions"],
+        )
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default(),
+        tool_call_id: Some(call_id.to_owned()).filter(|s| !s.is_empty()),
+        status: Some(status_of(outcome)),
+        is_background: field(
+            args,
+            &["isBackground", "is_background", "run_in_background"],
+        )
+        .and_then(Value::as_bool),
+        duration_ms,
+        ..TerminalMeta::default()
+    };
+    if let Some(o) = outcome {
+        let d = &o.data;
+        meta.exit_code = i64_field(d, &["exitCode", "exit_code", "code", "returncode"]);
+        let interleaved = str_field(d, &["interleavedOutput", "output", "combinedOutput"])
+            .filter(|s| !s.is_empty());
+        meta.output = match interleaved {
+            Some(s) => s.to_owned(),
+            None => {
+                let stdout = str_field(d, &["stdout"]).unwrap_or_default();
+                let stderr = str_field(d, &["stderr"]).unwrap_or_default();
+                match (stdout.is_empty(), stderr.is_empty()) {
+                    (_, true) => stdout.to_owned(),
+                    (true, false) => stderr.to_owned(),
+                    (false, false) => format!("{}\n{stderr}", stdout.trim_end_matches('\n')),
+                }
+            }
+        };
+        if meta.output.is_empty() {
+            if let Value::String(s) = d {
+                meta.output = s.clone();
+            } else if o.status != CallStatus::Success {
+                meta.output = error_message(d).unwrap_or_default();
+            }
+        }
+        if meta.working_directory.is_none() {
+            meta.working_directory = str_field(d, &["workingDirectory", "cwd"])
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned);
+        }
+        if meta.duration_ms.is_none() {
+            meta.duration_ms = u64_field(d, &["executionTime", "duration_ms", "durationMs"]);
+        }
+    }
+    (Meta::TerminalCommand(meta), None)
+}
+
+fn todos(args: &Value) -> Vec<(String, Option<String>, TodoStatus, Vec<String>)> {
+    let list = match field(args, &["todos", "items", "tasks"]) {
+        Some(Value::Array(list)) => list.as_slice(),
+        _ => &[],
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let content = str_field(t, &["content", "title", "text", "description", "task"])
+                .map(str::to_owned);
+            let id = str_field(t, &["id", "todoId"])
+                .map(str::to_owned)
+                .or_else(|| field(t, &["id"]).map(|v| v.to_string()))
+                .or_else(|| content.clone())
+                .unwrap_or_else(|| format!("{}", i + 1));
+            let status = str_field(t, &["status", "state"])
+                .and_then(TodoStatus::parse)
+                .unwrap_or_default();
+            let deps = field(t, &["dependencies", "dependsOn", "depends_on", "blockedBy"])
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default();
+            (id, content, status, deps)
+        })
+        .collect()
+}
+
+fn plan(call_id: &str, args: &Value) -> (Meta, Option<String>) {
+    let meta = PlanMeta {
+        title: str_field(args, &["title", "name"])
+            .unwrap_or_default()
+            .to_owned(),
+        overview: str_field(args, &["overview", "summary", "description"])
+            .unwrap_or_default()
+            .to_owned(),
+        todos: todos(args)
+            .into_iter()
+            .map(|(id, content, status, dependencies)| PlanTodo {
+                id,
+                content: content.unwrap_or_default(),
+                status,
+                dependencies,
+            })
+            .collect(),
+        tool_call_id: Some(call_id.to_owned()).filter(|s| !s.is_empty()),
+        ..PlanMeta::default()
+    };
+    let content = str_field(args, &["plan", "content", "markdown", "body"]).map(str::to_owned);
+    (Meta::Plan(meta), content)
+}
+
+fn todo_update(call_id: &str, args: &Value) -> (Meta, Option<String>) {
+    let meta = TodoUpdateMeta {
+        todos: todos(args)
+            .into_iter()
+            .map(|(id, content, status, _)| TodoChange {
+                id,
+                status,
+                content,
+            })
+            .collect(),
+        merge: field(args, &["merge"]).and_then(Value::as_bool),
+        tool_call_id: Some(call_id.to_owned()).filter(|s| !s.is_empty()),
+    };
+    (Meta::TodoUpdate(meta), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_map_across_spellings() {
+        for n in [
+            "edit_file",
+            "search_replace",
+            "StrReplace",
+            "Edit",
+            "MultiEdit",
+            "editToolCall",
+        ] {
+            assert_eq!(kind_of(n), ToolKind::Edit, "{n}");
+        }
+        for n in ["write", "Write", "writeToolCall"] {
+            assert_eq!(kind_of(n), ToolKind::Write, "{n}");
+        }
+        for n in ["delete_file", "Delete", "deleteToolCall"] {
+            assert_eq!(kind_of(n), ToolKind::Delete, "{n}");
+        }
+        for n in ["run_terminal_cmd", "Shell", "Bash", "shellToolCall"] {
+            assert_eq!(kind_of(n), ToolKind::Shell, "{n}");
+        }
+        for n in [
+            "todo_write",
+            "TodoWrite",
+            "todoToolCall",
+            "updateTodosToolCall",
+        ] {
+            assert_eq!(kind_of(n), ToolKind::Todo, "{n}");
+        }
+        assert_eq!(kind_of("create_plan"), ToolKind::Plan);
+        assert_eq!(kind_of("createPlanToolCall"), ToolKind::Plan);
+        for n in [
+            "read_file",
+            "readToolCall",
+            "Grep",
+            "mcpToolCall",
+            "toolcall",
+            "",
+        ] {
+            assert_eq!(kind_of(n), ToolKind::Other, "{n}");
+        }
+    }
+
+    #[test]
+    fn edit_with_old_and_new_has_a_diff() {
+        let (meta, content) = build(
+            "Edit",
+            "c1",
+            &json!({"file_path": "src/a.rs", "old_string": "a\nb", "new_string": "a\nc"}),
+            None,
+            None,
+        );
+        let Meta::FileEdit(m) = meta else {
+            panic!("not a file edit")
+        };
+        assert_eq!(m.operation, FileOperation::Edit);
+        assert_eq!(m.language, "rust");
+        assert_eq!(m.status, Some(CallStatus::Running));
+        let d = m.diff.expect("diff");
+        assert_eq!((d.start_line, d.end_line), (1, 2));
+        assert_eq!(content.as_deref(), Some("a\nc"));
+    }
+
+    #[test]
+    fn shell_result_fields() {
+        let outcome = ToolOutcome {
+            status: CallStatus::Success,
+            data: json!({"exitCode": 2, "stdout": "out\n", "stderr": "err", "executionTime": 12}),
+        };
+        let (meta, _) = build(
+            "shellToolCall",
+            "c",
+            &json!({"command": "make"}),
+            Some(&outcome),
+            None,
+        );
+        let Meta::TerminalCommand(m) = meta else {
+            panic!("not terminal")
+        };
+        assert_eq!(m.exit_code, Some(2));
+        assert_eq!(m.output, "out\nerr");
+        assert_eq!(m.duration_ms, Some(12));
+    }
+}
