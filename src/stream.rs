@@ -20,10 +20,12 @@ pub struct Options {
 
 /// The framer in use, once the framing is known.
 enum Framer {
-    /// Bytes are held until the framing is known.
+    /// Bytes are held until the framing is known (and whether a BOM starts them).
     Detecting {
         held: Vec<u8>,
         detector: FramingDetector,
+        /// The framing of a format the caller named.
+        named: Option<Framing>,
     },
     Sse(SseParser),
     Lines(Lines),
@@ -66,15 +68,13 @@ impl DocStream {
             normalizer: Normalizer::new(),
             adapter: None,
         };
-        let framer = match options.format {
-            Some(format) => {
-                reader.set_format(format);
-                reader.framer(format.framing())
-            }
-            None => Framer::Detecting {
-                held: Vec::new(),
-                detector: FramingDetector::default(),
-            },
+        if let Some(format) = options.format {
+            reader.set_format(format);
+        }
+        let framer = Framer::Detecting {
+            held: Vec::new(),
+            detector: FramingDetector::default(),
+            named: options.format.map(Format::framing),
         };
         DocStream {
             framer,
@@ -167,16 +167,20 @@ impl DocStream {
     }
 
     fn feed(&mut self, chunk: &[u8], at_end: bool) {
-        if let Framer::Detecting { held, detector } = &mut self.framer {
+        if let Framer::Detecting { held, detector, named } = &mut self.framer {
             held.extend_from_slice(chunk);
             let skip = bom_len(held);
             if skip.is_none() && !at_end {
                 return; // Not yet known whether it starts with a BOM.
             }
             let skip = skip.unwrap_or(0);
-            let seen = held.len() - chunk.len();
-            let from = seen.max(skip);
-            let detection = detector.feed(&held[from..], at_end);
+            let detection = match named {
+                Some(framing) => Detection::Framing(*framing),
+                None => {
+                    let seen = held.len() - chunk.len();
+                    detector.feed(&held[seen.max(skip)..], at_end)
+                }
+            };
             let framer = match detection {
                 Detection::Undecided => return,
                 Detection::Framing(f) => self.reader.framer(f),
@@ -327,6 +331,11 @@ impl Reader {
         }
         if let Some(adapter) = self.adapter.as_mut() {
             adapter.payload(p, &mut self.normalizer);
+            let refined = adapter.refined();
+            if refined.is_some() && refined != self.format && self.format == Some(Format::CursorStreamJson) {
+                self.format = refined;
+                self.normalizer.conversation_mut().format = refined.map(|f| f.name().to_owned());
+            }
         }
     }
 

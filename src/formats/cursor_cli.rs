@@ -17,7 +17,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::cursor_wrapper;
-use super::{Adapter, Payload, parse};
+use super::{Adapter, Format, Payload, parse};
 use crate::error::codes;
 use crate::model::{CallStatus, Usage};
 use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolOutcome};
@@ -161,6 +161,8 @@ impl Line<'_> {
 #[derive(Default)]
 pub(crate) struct CursorCli {
     streamed: String,
+    /// The stream used an event only the wrapper's variant has.
+    wrapper: bool,
 }
 
 impl CursorCli {
@@ -209,6 +211,7 @@ impl Adapter for CursorCli {
                 });
             }
             "assistant" => {
+                self.wrapper |= line.message.is_none() && line.text.is_some();
                 let text = line.text();
                 if line.is_delta() {
                     self.streamed.push_str(&text);
@@ -225,8 +228,14 @@ impl Adapter for CursorCli {
                 _ => n.apply(Event::Thinking(line.text.unwrap_or_default())),
             },
             "tool_call" => tool_call(&line, &p, n),
-            "tool-call-started" => cursor_wrapper::started(line, n),
-            "tool-call-completed" => cursor_wrapper::completed(line, n),
+            "tool-call-started" => {
+                self.wrapper = true;
+                cursor_wrapper::started(line, n);
+            }
+            "tool-call-completed" => {
+                self.wrapper = true;
+                cursor_wrapper::completed(line, n);
+            }
             "interaction_query" => interaction_query(&line, n),
             "result" => {
                 self.streamed.clear();
@@ -236,6 +245,10 @@ impl Adapter for CursorCli {
             "connection" | "retry" => {}
             _ => n.apply(Event::Unknown),
         }
+    }
+
+    fn refined(&self) -> Option<Format> {
+        self.wrapper.then_some(Format::CursorWrapper)
     }
 }
 
@@ -301,6 +314,7 @@ pub(super) fn outcome(result: Value) -> ToolOutcome {
         for (key, status) in [
             ("success", CallStatus::Success),
             ("error", CallStatus::Error),
+            ("failure", CallStatus::Error),
             ("rejected", CallStatus::Rejected),
         ] {
             if let Some(data) = map.get(key) {

@@ -148,6 +148,12 @@ pub(crate) trait Adapter {
     /// transcripts) end their response here; the rest leave it open so that the
     /// normaliser reports it cut off.
     fn finish(&mut self, _n: &mut Normalizer) {}
+
+    /// A closer format than the one detected, once the payloads have shown it (the
+    /// wrapper's variant starts exactly like the Cursor CLI stream).
+    fn refined(&self) -> Option<Format> {
+        None
+    }
 }
 
 /// Parses a payload into `T`, reporting a failure as an `error` document.

@@ -113,7 +113,14 @@ impl FenceSplitter {
     /// ready for unrelated text.
     pub(crate) fn close(&mut self, sink: &mut impl Sink) {
         let line = std::mem::take(&mut self.line);
-        self.ordinary(&line, sink);
+        // A closing fence as the very last line needs no newline after it.
+        let closes = match (self.at_line_start, self.phase) {
+            (true, Phase::Fence { ch, n } | Phase::Info { ch, n }) => self.in_code() && self.accepts(ch, n),
+            _ => false,
+        };
+        if !closes {
+            self.ordinary(&line, sink);
+        }
         if self.in_code() {
             sink.close_code();
         }
@@ -284,6 +291,18 @@ mod tests {
                 ("code", "raw ``` inside"),
                 ("close", ""),
             ])
+        );
+    }
+
+    #[test]
+    fn a_closing_fence_may_end_the_text_without_a_newline() {
+        let calls = owned(&[("open", "rust"), ("code", "x"), ("close", "")]);
+        assert_eq!(split(&["```rust\nx\n```"]), calls);
+        assert_eq!(split(&["```rust\nx\n`", "``"]), calls);
+        // Not a closer: too short, so it is code.
+        assert_eq!(
+            split(&["````rust\nx\n```"]),
+            owned(&[("open", "rust"), ("code", "x\n```"), ("close", "")])
         );
     }
 

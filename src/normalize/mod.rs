@@ -119,15 +119,19 @@ impl Normalizer {
                     .and_then(|m| meta_from_value(doc_type, m).ok())
                     .unwrap_or_else(|| Meta::empty(doc_type));
                 let content = match doc_type {
-                    DocumentType::ToolCall | DocumentType::TerminalCommand => None,
+                    DocumentType::ToolCall | DocumentType::TerminalCommand | DocumentType::TodoUpdate => None,
                     _ => Some(String::new()),
                 };
                 if self.explicit.contains_key(&id) {
                     return;
                 }
+                self.step();
                 let key = self.b.add(Some(id.clone()), content, meta);
                 self.count_tool(doc_type);
                 self.explicit.insert(id, key);
+                if doc_type == DocumentType::TodoUpdate {
+                    self.apply_todo_update(key);
+                }
             }
             Event::DocDelta { id, text } => {
                 let key = match self.explicit.get(id.as_ref()) {
@@ -154,6 +158,7 @@ impl Normalizer {
             }
             Event::Document(doc) => {
                 self.end_segment();
+                self.step();
                 let doc_type = doc.doc_type();
                 let key = self.b.add(Some(doc.id), doc.content, doc.meta);
                 self.count_tool(doc_type);

@@ -1,0 +1,77 @@
+//! Every fixture under `tests/fixtures/<format>/`: its conversation equals the golden
+//! `<case>.expected.json`, the format is detected as the folder names it, naming the
+//! format gives the same result, and every chunking gives the same state.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+
+use docstream::Format;
+use support::{chunkings, feed, json};
+
+fn fixtures() -> Vec<(Format, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut all = Vec::new();
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        let name = dir.file_name().unwrap().to_str().unwrap().to_owned();
+        let format = Format::parse(&name).unwrap_or_else(|_| panic!("{name}: folder is not a format name"));
+        let format = format.expect("fixtures name their format");
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let file = file.unwrap().path();
+            let file_name = file.file_name().unwrap().to_str().unwrap();
+            if !file_name.contains(".expected.") {
+                all.push((format, file));
+            }
+        }
+    }
+    all.sort_by(|a, b| a.1.cmp(&b.1));
+    assert!(all.len() >= 10, "fixtures not found under {}", root.display());
+    all
+}
+
+fn golden(path: &Path) -> PathBuf {
+    let stem = path.file_stem().unwrap().to_str().unwrap();
+    path.with_file_name(format!("{stem}.expected.json"))
+}
+
+#[test]
+fn fixtures_match_their_goldens() {
+    for (format, path) in fixtures() {
+        let input = std::fs::read(&path).unwrap();
+        let stream = feed(&input, None, &[]);
+        assert_eq!(stream.format(), Some(format), "{}: detected format", path.display());
+        let actual = json(&stream);
+        support::check_golden(&golden(&path), &actual);
+        let named = json(&feed(&input, Some(format), &[]));
+        assert_eq!(named, actual, "{}: naming the format changes the result", path.display());
+    }
+}
+
+#[test]
+fn every_chunking_gives_the_same_state() {
+    for (_, path) in fixtures() {
+        let input = std::fs::read(&path).unwrap();
+        let whole = feed(&input, None, &[]);
+        let expected = json(&whole);
+        for (name, cuts) in chunkings(input.len()) {
+            let actual = json(&feed(&input, None, &cuts));
+            assert!(
+                actual == expected,
+                "{} fed {name} differs from whole:\n{}",
+                path.display(),
+                similar_lines(&expected, &actual)
+            );
+        }
+    }
+}
+
+fn similar_lines(expected: &str, actual: &str) -> String {
+    expected
+        .lines()
+        .zip(actual.lines())
+        .enumerate()
+        .find(|(_, (e, a))| e != a)
+        .map(|(i, (e, a))| format!("line {}: whole {e}\n         chunked {a}", i + 1))
+        .unwrap_or_else(|| "line counts differ".to_owned())
+}

@@ -1,0 +1,119 @@
+//! Shared test helpers: feeding input in chunkings, finding `../shared`, goldens.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use docstream::{DocStream, Format, Options};
+
+/// `../shared` beside the project, if present.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    dir.is_dir().then_some(dir)
+}
+
+/// `../shared/<rel>`, or `None` after saying the case is skipped.
+pub fn shared(rel: &str) -> Option<PathBuf> {
+    let path = shared_dir()?.join(rel);
+    if path.exists() {
+        Some(path)
+    } else {
+        eprintln!("skipped: {} is absent", path.display());
+        None
+    }
+}
+
+/// Prints that a test was skipped because `../shared` is absent.
+pub fn skip(what: &str) {
+    eprintln!("skipped {what}: ../shared is absent (it holds the shared samples and corpora)");
+}
+
+/// A small deterministic generator (xorshift64*), for reproducible random chunkings.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n.max(1)
+    }
+}
+
+/// The seeds for random chunkings: `DOCSTREAM_SEED` if set, else a fixed few.
+pub fn seeds() -> Vec<u64> {
+    match std::env::var("DOCSTREAM_SEED") {
+        Ok(s) => vec![s.parse().expect("DOCSTREAM_SEED must be a number")],
+        Err(_) => vec![1, 2, 3, 42, 2026],
+    }
+}
+
+/// Cuts `len` bytes into random chunks of 1 to `max` bytes.
+pub fn random_cuts(len: usize, seed: u64, max: usize) -> Vec<usize> {
+    let mut rng = Rng::new(seed);
+    let mut cuts = Vec::new();
+    let mut at = 0;
+    while at < len {
+        at += 1 + rng.below(max);
+        cuts.push(at.min(len));
+    }
+    cuts
+}
+
+/// Feeds `input` cut at `cuts` (end offsets) and returns the stream after `finish`.
+pub fn feed(input: &[u8], format: Option<Format>, cuts: &[usize]) -> DocStream {
+    let mut stream = DocStream::new(Options { format, ..Options::default() });
+    let mut from = 0;
+    for &to in cuts {
+        stream.push(&input[from..to]).unwrap();
+        from = to;
+    }
+    stream.push(&input[from..]).unwrap();
+    stream.finish().unwrap();
+    stream
+}
+
+/// The conversation as pretty JSON, as the goldens hold it.
+pub fn json(stream: &DocStream) -> String {
+    serde_json::to_string_pretty(stream.conversation()).unwrap() + "\n"
+}
+
+/// Every named chunking of an input: whole, one byte at a time, and seeded random.
+pub fn chunkings(len: usize) -> Vec<(String, Vec<usize>)> {
+    let mut all = vec![("whole".to_owned(), vec![]), ("1-byte".to_owned(), (1..len).collect())];
+    for seed in seeds() {
+        for max in [3, 64] {
+            all.push((format!("random seed {seed} max {max} (DOCSTREAM_SEED={seed})"), random_cuts(len, seed, max)));
+        }
+    }
+    all
+}
+
+/// Compares with a golden file, or writes it when `UPDATE_GOLDEN=1`.
+pub fn check_golden(path: &Path, actual: &str) {
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(path)
+        .unwrap_or_else(|_| panic!("{} is missing; run with UPDATE_GOLDEN=1 to write it", path.display()));
+    if expected != actual {
+        panic!(
+            "{} differs from the output (run with UPDATE_GOLDEN=1 to accept):\n{}",
+            path.display(),
+            first_difference(&expected, actual)
+        );
+    }
+}
+
+fn first_difference(expected: &str, actual: &str) -> String {
+    for (i, (e, a)) in expected.lines().zip(actual.lines()).enumerate() {
+        if e != a {
+            return format!("line {}:\n  expected: {e}\n  actual:   {a}", i + 1);
+        }
+    }
+    format!("lengths differ: expected {} lines, got {}", expected.lines().count(), actual.lines().count())
+}
