@@ -167,7 +167,12 @@ impl DocStream {
     }
 
     fn feed(&mut self, chunk: &[u8], at_end: bool) {
-        if let Framer::Detecting { held, detector, named } = &mut self.framer {
+        if let Framer::Detecting {
+            held,
+            detector,
+            named,
+        } = &mut self.framer
+        {
             held.extend_from_slice(chunk);
             let skip = bom_len(held);
             if skip.is_none() && !at_end {
@@ -312,8 +317,11 @@ impl Reader {
 
     fn payload(&mut self, p: Payload<'_>) {
         self.normalizer.conversation_mut().stats.events += 1;
-        let max_depth = self.options.limits.max_depth;
-        if max_depth < Limits::MAX_DEPTH && nests_deeper_than(p.text.as_bytes(), max_depth) {
+        // serde_json bounds the depth of what it parses, but not of what it skips, so
+        // the limit is checked here; a payload shorter than twice the limit cannot
+        // nest deeper than it.
+        let max_depth = self.options.limits.max_depth.min(Limits::MAX_DEPTH);
+        if p.text.len() > 2 * max_depth && nests_deeper_than(p.text.as_bytes(), max_depth) {
             return self.too_deep(p.at);
         }
         if self.adapter.is_none() {
@@ -332,7 +340,10 @@ impl Reader {
         if let Some(adapter) = self.adapter.as_mut() {
             adapter.payload(p, &mut self.normalizer);
             let refined = adapter.refined();
-            if refined.is_some() && refined != self.format && self.format == Some(Format::CursorStreamJson) {
+            if refined.is_some()
+                && refined != self.format
+                && self.format == Some(Format::CursorStreamJson)
+            {
                 self.format = refined;
                 self.normalizer.conversation_mut().format = refined.map(|f| f.name().to_owned());
             }

@@ -161,6 +161,9 @@ impl Line<'_> {
 #[derive(Default)]
 pub(crate) struct CursorCli {
     streamed: String,
+    /// What the last consolidated line repeated: a second consolidated line with the
+    /// same text (with `model_call_id`, then without `timestamp_ms`) repeats it again.
+    echoed: String,
     /// The stream used an event only the wrapper's variant has.
     wrapper: bool,
 }
@@ -169,13 +172,17 @@ impl CursorCli {
     /// Text of a consolidated `assistant` line, less what the deltas already gave.
     fn consolidated<'t>(&mut self, text: &'t str) -> Option<&'t str> {
         if self.streamed.is_empty() {
-            return Some(text);
+            let echo = !self.echoed.is_empty() && self.echoed == text;
+            self.echoed.clear();
+            return (!echo).then_some(text);
         }
         if let Some(rest) = self.streamed.strip_prefix(text) {
             // The line repeats the first part of what was streamed.
             self.streamed = rest.to_owned();
+            self.echoed = text.to_owned();
             return None;
         }
+        self.echoed.clear();
         let streamed = std::mem::take(&mut self.streamed);
         match text.strip_prefix(streamed.as_str()) {
             Some(rest) => Some(rest),
@@ -191,6 +198,9 @@ impl Adapter for CursorCli {
         let Some(line) = parse::<Line<'_>>(&p, n) else {
             return;
         };
+        if line.kind != "assistant" {
+            self.echoed.clear();
+        }
         match line.kind.as_ref() {
             "system" => {
                 // Other subtypes (`task_notification` …) are known, with nothing to show.
@@ -214,6 +224,7 @@ impl Adapter for CursorCli {
                 self.wrapper |= line.message.is_none() && line.text.is_some();
                 let text = line.text();
                 if line.is_delta() {
+                    self.echoed.clear();
                     self.streamed.push_str(&text);
                     n.apply(Event::Text(text));
                 } else if let Some(new) = self.consolidated(&text) {
