@@ -35,3 +35,6 @@ pub use error::Error;
 pub use formats::Format;
 pub use limits::Limits;
 pub use stream::{DocStream, Options};
+
+#[cfg(feature = "wasm")]
+pub mod wasm;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the npm package into pkg/: cargo (wasm32) → wasm-bindgen --target web →
+# wasm-opt -Oz (npm binaryen) → files from pkg-template/. Prints the wasm size.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/setup.sh
+
+profile=wasm-release
+cargo build --lib --profile "$profile" --target wasm32-unknown-unknown --no-default-features --features wasm
+raw=target/wasm32-unknown-unknown/$profile/docstream.wasm
+
+rm -rf pkg && mkdir -p pkg
+wasm-bindgen "$raw" --out-dir pkg --target web --out-name docstream
+node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
+  --enable-sign-ext --enable-mutable-globals --enable-reference-types \
+  pkg/docstream_bg.wasm -o pkg/docstream_bg.wasm
+cp -R pkg-template/. pkg/
+cp README.md pkg/README.md 2>/dev/null || true
+version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
+sed -i "s/\"version\": \"0.0.0\"/\"version\": \"$version\"/" pkg/package.json
+
+size=$(wc -c < pkg/docstream_bg.wasm)
+gz=$(gzip -9c pkg/docstream_bg.wasm | wc -c)
+glue=$(cat pkg/docstream.js | gzip -9c | wc -c)
+echo "pkg/docstream_bg.wasm: $size bytes, $gz gzip; JS glue $glue gzip"
