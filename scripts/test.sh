@@ -23,3 +23,10 @@ cargo test "${wasm[@]}" --test wasm_browser
 echo "== the built package"
 bash scripts/build-wasm.sh
 node tests/js/package-node.mjs
+
+echo "== the TypeScript declarations match the committed copy"
+if ! diff -u docs/api/docstream.d.ts pkg/docstream.d.ts; then
+  echo "pkg/docstream.d.ts differs from docs/api/docstream.d.ts: if the API change is meant," >&2
+  echo "accept it with: cp pkg/docstream.d.ts docs/api/docstream.d.ts" >&2
+  exit 1
+fi

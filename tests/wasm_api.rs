@@ -19,7 +19,7 @@ fn get(v: &JsValue, key: &str) -> JsValue {
 }
 
 fn snapshot_json(chunks: &[&[u8]]) -> String {
-    let mut s = JsDocStream::new(JsValue::UNDEFINED).unwrap();
+    let mut s = JsDocStream::new(None).unwrap();
     for c in chunks {
         s.push(Uint8Array::from(*c).into()).unwrap();
     }
@@ -32,7 +32,7 @@ fn snapshot_json(chunks: &[&[u8]]) -> String {
 
 #[wasm_bindgen_test]
 fn snapshot_has_the_seed_shape() {
-    let mut s = JsDocStream::new(JsValue::UNDEFINED).unwrap();
+    let mut s = JsDocStream::new(None).unwrap();
     s.push(JsValue::from_str(std::str::from_utf8(FIXTURES[0]).unwrap()))
         .unwrap();
     s.finish().unwrap();
@@ -66,7 +66,7 @@ fn chunkings_give_the_same_snapshot() {
 
 #[wasm_bindgen_test]
 fn errors_carry_stable_codes() {
-    let mut s = JsDocStream::new(JsValue::UNDEFINED).unwrap();
+    let mut s = JsDocStream::new(None).unwrap();
     s.finish().unwrap();
     let err = s.push(JsValue::from_str("{}")).unwrap_err();
     assert!(err.is_instance_of::<js_sys::Error>());
@@ -74,7 +74,7 @@ fn errors_carry_stable_codes() {
         get(&err, "code").as_string().as_deref(),
         Some("DS_FINISHED")
     );
-    let mut s = JsDocStream::new(JsValue::UNDEFINED).unwrap();
+    let mut s = JsDocStream::new(None).unwrap();
     let err = s.push(JsValue::from_f64(3.0)).unwrap_err();
     assert_eq!(
         get(&err, "code").as_string().as_deref(),
@@ -82,7 +82,7 @@ fn errors_carry_stable_codes() {
     );
     let options = js_sys::Object::new();
     Reflect::set(&options, &"format".into(), &"no-such-format".into()).unwrap();
-    let err = JsDocStream::new(options.into()).err().unwrap();
+    let err = JsDocStream::new(Some(options.into())).err().unwrap();
     assert_eq!(
         get(&err, "code").as_string().as_deref(),
         Some("DS_UNKNOWN_FORMAT")

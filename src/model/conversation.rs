@@ -6,6 +6,7 @@ use super::document::Document;
 
 /// Progress of a response.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum ResponseStatus {
     /// Still receiving.
@@ -19,6 +20,7 @@ pub enum ResponseStatus {
 
 /// Token counts (seed 000 `UsageInfo`, plus the cache counts the providers report).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
     /// Input tokens.
@@ -40,6 +42,7 @@ pub struct Usage {
 
 /// Response metadata (seed 000 `ResponseMetadata`, plus what the formats add).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ResponseMetadata {
     /// Wall time of the response, as the format reports it.
@@ -74,10 +77,12 @@ pub struct ResponseMetadata {
     pub cwd: Option<String>,
 }
 
-/// One response: seed 000 §2's top-level object.
+/// One response: seed 000 §2's top-level object (`ChatResponse` in seed 000 §6; the
+/// name also keeps it apart from fetch's `Response` in TypeScript).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
-pub struct Response {
+pub struct ChatResponse {
     /// Id of this response.
     #[serde(default)]
     pub id: String,
@@ -109,6 +114,7 @@ pub struct Response {
 
 /// Something the user attached to a prompt: a file, a selection, an image.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Attachment {
     /// `file`, `selection`, `image`, `document` ….
@@ -129,6 +135,7 @@ pub struct Attachment {
 
 /// A user turn: the prompt and its attachments.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct UserTurn {
     /// Id of the turn.
@@ -144,8 +151,12 @@ pub struct UserTurn {
     pub created: Option<String>,
 }
 
+/// The short name the Rust code uses for [`ChatResponse`].
+pub type Response = ChatResponse;
+
 /// One turn of a conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(tag = "role", rename_all = "lowercase")]
 // Most turns are responses, so boxing them would cost an allocation each for nothing.
 #[allow(clippy::large_enum_variant)]
@@ -153,11 +164,12 @@ pub enum Turn {
     /// A prompt.
     User(UserTurn),
     /// A response.
-    Assistant(Response),
+    Assistant(ChatResponse),
 }
 
 /// What the stream held that docstream did not understand, and how much it read.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Stats {
     /// Events (lines, SSE events, values) read.
@@ -170,6 +182,7 @@ pub struct Stats {
 
 /// The whole state: every turn of the conversation.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Conversation {
     /// The wire format read (`cursor-stream-json` …), once detected.
@@ -183,7 +196,7 @@ pub struct Conversation {
 
 impl Conversation {
     /// The responses, in order.
-    pub fn responses(&self) -> impl Iterator<Item = &Response> {
+    pub fn responses(&self) -> impl Iterator<Item = &ChatResponse> {
         self.turns.iter().filter_map(|t| match t {
             Turn::Assistant(r) => Some(r),
             Turn::User(_) => None,

@@ -168,6 +168,7 @@ impl Document {
 
 /// `text` metadata.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct TextMeta {
     /// `markdown` or `plain`.
     #[serde(default)]
@@ -176,6 +177,7 @@ pub struct TextMeta {
 
 /// How a text document's content is to be read.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum TextFormat {
     /// CommonMark with the GitHub extensions.
@@ -187,6 +189,7 @@ pub enum TextFormat {
 
 /// `code_reference` metadata.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CodeReferenceMeta {
     /// Path of the quoted file.
@@ -205,6 +208,7 @@ pub struct CodeReferenceMeta {
 
 /// `code_block` metadata.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct CodeBlockMeta {
     /// The fence's language tag.
@@ -217,6 +221,7 @@ pub struct CodeBlockMeta {
 
 /// The operation of a `file_edit`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum FileOperation {
     /// A new file; `content` is its text.
@@ -232,6 +237,7 @@ pub enum FileOperation {
 
 /// The old and new text of an edit.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Diff {
     /// The text replaced.
@@ -254,6 +260,7 @@ fn one() -> u64 {
 
 /// How far a tool-backed document got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum CallStatus {
     /// Started, no result yet.
@@ -268,6 +275,7 @@ pub enum CallStatus {
 
 /// `file_edit` metadata.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct FileEditMeta {
     /// Path of the file.
@@ -310,16 +318,19 @@ pub struct FileEditMeta {
 
 /// Result of a tool call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct ToolResult {
     /// `success`, `error` or `rejected`.
     pub status: CallStatus,
     /// What the tool returned, kept whole.
     #[serde(default)]
+    #[cfg_attr(feature = "wasm", tsify(type = "unknown"))]
     pub data: Value,
 }
 
 /// `tool_call` metadata.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallMeta {
     /// The tool's name as the format spells it.
@@ -330,6 +341,7 @@ pub struct ToolCallMeta {
     pub tool_call_id: String,
     /// Arguments, kept whole.
     #[serde(default = "empty_object")]
+    #[cfg_attr(feature = "wasm", tsify(type = "unknown"))]
     pub arguments: Value,
     /// The result; absent while the call runs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -370,6 +382,7 @@ fn empty_object() -> Value {
 
 /// `terminal_command` metadata.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct TerminalMeta {
     /// The command line.
@@ -407,6 +420,7 @@ pub struct TerminalMeta {
 
 /// Status of a todo.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum TodoStatus {
     /// Not started.
@@ -460,6 +474,7 @@ impl<'de> Deserialize<'de> for TodoStatus {
 
 /// One todo of a plan.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct PlanTodo {
     /// Id that dependencies and updates refer to.
     pub id: String,
@@ -476,6 +491,7 @@ pub struct PlanTodo {
 
 /// `plan` metadata.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PlanMeta {
     /// The plan's title.
@@ -513,6 +529,7 @@ fn markdown() -> String {
 
 /// One option of a clarifying question.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct ClarificationOption {
     /// Id reported when the option is picked.
     #[serde(default)]
@@ -524,6 +541,7 @@ pub struct ClarificationOption {
 
 /// One clarifying question.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct ClarificationQuestion {
     /// Id reported with the choice.
     #[serde(default)]
@@ -538,6 +556,7 @@ pub struct ClarificationQuestion {
 
 /// `clarification` metadata.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct ClarificationMeta {
     /// The questions asked.
     #[serde(default)]
@@ -546,6 +565,7 @@ pub struct ClarificationMeta {
 
 /// `error` metadata.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ErrorMeta {
     /// A stable code (`FILE_NOT_FOUND`, `MALFORMED_JSON`, `STREAM_CUT_OFF` …).
@@ -561,6 +581,7 @@ pub struct ErrorMeta {
 
 /// One status change of a `todo_update`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct TodoChange {
     /// The todo's id.
     pub id: String,
@@ -575,6 +596,7 @@ pub struct TodoChange {
 
 /// `todo_update` metadata.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct TodoUpdateMeta {
     /// The changes.
@@ -590,6 +612,7 @@ pub struct TodoUpdateMeta {
 
 /// `thinking` metadata (addition).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ThinkingMeta {
     /// The provider's signature over the reasoning, where it sends one.

@@ -7,8 +7,8 @@ mod document;
 
 pub use changes::{Changes, DocChange, DocKey};
 pub use conversation::{
-    Attachment, Conversation, Response, ResponseMetadata, ResponseStatus, Stats, Turn, Usage,
-    UserTurn,
+    Attachment, ChatResponse, Conversation, Response, ResponseMetadata, ResponseStatus, Stats,
+    Turn, Usage, UserTurn,
 };
 pub use document::{
     CallStatus, ClarificationMeta, ClarificationOption, ClarificationQuestion, CodeBlockMeta,

@@ -8,7 +8,10 @@ use wasm_bindgen::prelude::*;
 use crate::error::Error;
 use crate::{Format, Limits, Options};
 
-/// Options as JavaScript passes them.
+#[wasm_bindgen(typescript_custom_section)]
+const DOCUMENT_TS: &str = include_str!("document.d.ts");
+
+/// Options as JavaScript passes them (`DocStreamOptions` in TypeScript).
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase", default)]
 struct JsOptions {
@@ -51,12 +54,15 @@ pub struct JsDocStream {
 impl JsDocStream {
     /// `new DocStream({ format?, limits?: { maxEventBytes?, maxDepth? } })`.
     #[wasm_bindgen(constructor)]
-    pub fn new(options: JsValue) -> Result<JsDocStream, JsValue> {
-        let options: JsOptions = if options.is_undefined() || options.is_null() {
-            JsOptions::default()
-        } else {
-            serde_wasm_bindgen::from_value(options)
-                .map_err(|e| js_error("DS_BAD_OPTIONS", &e.to_string()))?
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "DocStreamOptions")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<JsDocStream, JsValue> {
+        let options: JsOptions = match options.filter(|o| !o.is_null() && !o.is_undefined()) {
+            None => JsOptions::default(),
+            Some(o) => serde_wasm_bindgen::from_value(o)
+                .map_err(|e| js_error("DS_BAD_OPTIONS", &e.to_string()))?,
         };
         let format = match options.format.as_deref() {
             None => None,
@@ -80,7 +86,10 @@ impl JsDocStream {
     }
 
     /// Reads a chunk: a `Uint8Array`, an `ArrayBuffer` or a string.
-    pub fn push(&mut self, chunk: JsValue) -> Result<(), JsValue> {
+    pub fn push(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] chunk: JsValue,
+    ) -> Result<(), JsValue> {
         if let Some(text) = chunk.as_string() {
             return self.inner.push_str(&text).map_err(from_error);
         }
@@ -103,6 +112,7 @@ impl JsDocStream {
     }
 
     /// The conversation as plain objects (turns; responses in seed 000's shape).
+    #[wasm_bindgen(unchecked_return_type = "Conversation")]
     pub fn snapshot(&self) -> Result<JsValue, JsValue> {
         to_js(self.inner.conversation())
     }
