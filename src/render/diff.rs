@@ -86,8 +86,19 @@ fn strip_eol(s: &str) -> &str {
 }
 
 /// Diffs two texts into hunks; line numbers start at `start_line`.
+///
+/// A missing final line break is not a change: both texts are compared as if they
+/// ended in one.
 pub fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64, u64) {
-    let diff = TextDiff::configure().diff_lines(old, new);
+    let terminate = |s: &str| {
+        if s.is_empty() || s.ends_with('\n') {
+            s.to_owned()
+        } else {
+            format!("{s}\n")
+        }
+    };
+    let (old, new) = (terminate(old), terminate(new));
+    let diff = TextDiff::configure().diff_lines(old.as_str(), new.as_str());
     let groups = diff.grouped_ops(CONTEXT_LINES);
     let mut hunks = Vec::new();
     let (mut added, mut removed) = (0, 0);
