@@ -10,6 +10,7 @@ use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use docstream::render::labels::Locale;
+use docstream::render::patch::{HtmlView, PageModel};
 use docstream::render::{RenderOptions, page, progress};
 use docstream::{DocStream, Format, Options};
 
@@ -111,15 +112,31 @@ fn run() -> Result<(), String> {
         format: args.format,
         ..Options::default()
     });
-    for chunk in bytes.chunks(args.chunk.unwrap_or(bytes.len().max(1))) {
-        stream.push(chunk).map_err(|e| e.to_string())?;
-    }
-    stream.finish().map_err(|e| e.to_string())?;
-    let mut out = io::stdout().lock();
     let options = RenderOptions {
         locale: args.locale,
         ..RenderOptions::default()
     };
+    // With --chunk, the html page is built by applying the renderer's patches.
+    let mut view = HtmlView::new(options.clone());
+    let mut page_model = PageModel::new();
+    let incremental = args.command == "html" && args.chunk.is_some();
+    for chunk in bytes.chunks(args.chunk.unwrap_or(bytes.len().max(1))) {
+        stream.push(chunk).map_err(|e| e.to_string())?;
+        if incremental {
+            let changes = stream.take_changes();
+            for p in view.update(stream.conversation(), &changes) {
+                page_model.apply(&p);
+            }
+        }
+    }
+    stream.finish().map_err(|e| e.to_string())?;
+    if incremental {
+        let changes = stream.take_changes();
+        for p in view.update(stream.conversation(), &changes) {
+            page_model.apply(&p);
+        }
+    }
+    let mut out = io::stdout().lock();
     match args.command.as_str() {
         "html" => {
             let title = if args.input == "-" {
@@ -127,7 +144,11 @@ fn run() -> Result<(), String> {
             } else {
                 &args.input
             };
-            let html = page::render_page(stream.conversation(), title, &options);
+            let html = if incremental {
+                page::wrap_page(&page_model.html(), title, options.locale)
+            } else {
+                page::render_page(stream.conversation(), title, &options)
+            };
             return out.write_all(html.as_bytes()).map_err(|e| e.to_string());
         }
         "text" => {

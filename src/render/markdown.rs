@@ -60,11 +60,23 @@ fn slug(text: &str) -> String {
 
 /// Renders Markdown to safe HTML.
 pub fn render_markdown(source: &str, options: &MarkdownOptions<'_>) -> String {
+    render_markdown_with(source, options, &mut Slugs::default())
+}
+
+/// Heading anchors used so far in a document, so that a later block's anchors do not
+/// repeat an earlier block's.
+pub type Slugs = HashMap<String, usize>;
+
+/// Renders one block of a larger Markdown text, carrying heading anchors in `slugs`.
+pub fn render_markdown_with(
+    source: &str,
+    options: &MarkdownOptions<'_>,
+    slugs: &mut Slugs,
+) -> String {
     MARKDOWN_BYTES.fetch_add(source.len() as u64, Ordering::Relaxed);
     let events: Vec<Event<'_>> = Parser::new_ext(source, parser_options()).collect();
     let mut out_events: Vec<Event<'_>> = Vec::with_capacity(events.len());
     let mut link_ends: Vec<String> = Vec::new();
-    let mut slugs: HashMap<String, usize> = HashMap::new();
     let mut i = 0;
     while i < events.len() {
         let ev = &events[i];

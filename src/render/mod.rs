@@ -4,11 +4,13 @@
 //! Renderers read the conversation and never change it; they are pure functions of the
 //! state and [`RenderOptions`]: no clock, no IO.
 
+pub mod blocks;
 pub mod diff;
 pub mod escape;
 pub mod labels;
 pub mod markdown;
 pub mod page;
+pub mod patch;
 pub mod plan;
 pub mod progress;
 pub mod terminal;
@@ -141,13 +143,56 @@ pub fn todo_changes(conversation: &Conversation) -> Vec<&TodoChange> {
         .collect()
 }
 
-/// The inner HTML of a text document's finished blocks and tail are produced by the
-/// incremental renderer; this renders the whole body at once.
-fn text_body(doc: &Document, opts: &RenderOptions) -> String {
-    match &doc.meta {
-        Meta::Text(m) if m.format == TextFormat::Plain => markdown::render_plain(doc.text()),
-        _ => md(doc.text(), opts, &doc.id),
+/// The HTML of a text document's finished blocks and of its unfinished tail, split as
+/// [`blocks::split_points`] says (the incremental renderer reaches the same split).
+pub fn text_parts(doc: &Document, opts: &RenderOptions) -> (String, String) {
+    let text = doc.text();
+    if let Meta::Text(m) = &doc.meta
+        && m.format == TextFormat::Plain
+    {
+        return (String::new(), markdown::render_plain(text));
     }
+    let mut slugs = markdown::Slugs::default();
+    let mut finished = String::new();
+    let mut from = 0;
+    for p in blocks::split_points(text) {
+        finished.push_str(&md_block(&text[from..p], opts, &doc.id, &mut slugs));
+        from = p;
+    }
+    let tail = md_block(&text[from..], opts, &doc.id, &mut slugs);
+    (finished, tail)
+}
+
+fn md_block(
+    source: &str,
+    opts: &RenderOptions,
+    prefix: &str,
+    slugs: &mut markdown::Slugs,
+) -> String {
+    markdown::render_markdown_with(
+        source,
+        &MarkdownOptions {
+            image_origins_allowed: &opts.image_origins_allowed,
+            anchor_prefix: prefix,
+        },
+        slugs,
+    )
+}
+
+/// The opening tag of a document's element.
+pub fn document_open(doc: &Document) -> String {
+    format!(
+        "<div class=\"ds-doc ds-{}\" data-doc-id=\"{}\">\n",
+        doc.doc_type().as_str().replace('_', "-"),
+        escape(&doc.id)
+    )
+}
+
+/// A text document's element from its parts.
+pub fn text_document_html(open: &str, finished: &str, tail: &str) -> String {
+    format!(
+        "{open}<div class=\"ds-blocks\">{finished}</div>\n<div class=\"ds-tail\">{tail}</div>\n</div>\n"
+    )
 }
 
 /// Renders one document to HTML. `todo_updates` are the status changes that apply to a
@@ -157,15 +202,11 @@ pub fn render_document(
     opts: &RenderOptions,
     todo_updates: &[&TodoChange],
 ) -> String {
-    let ty = doc.doc_type().as_str();
-    let mut out = format!(
-        "<div class=\"ds-doc ds-{}\" data-doc-id=\"{}\">\n",
-        ty.replace('_', "-"),
-        escape(&doc.id)
-    );
+    let mut out = document_open(doc);
     match &doc.meta {
         Meta::Text(_) => {
-            out.push_str(&text_body(doc, opts));
+            let (finished, tail) = text_parts(doc, opts);
+            return text_document_html(&out, &finished, &tail);
         }
         Meta::Thinking(m) => {
             let text = doc.text();
@@ -410,10 +451,31 @@ pub fn render_document(
     out
 }
 
-/// Renders a user turn.
+/// The opening tag of a turn's element (the turn's index never changes).
+pub fn turn_open(index: usize, turn: &Turn) -> String {
+    let class = match turn {
+        Turn::User(_) => "ds-user",
+        Turn::Assistant(_) => "ds-assistant",
+    };
+    format!("<section class=\"ds-turn {class}\" data-turn-index=\"{index}\">\n")
+}
+
+/// The closing tag of a turn's element.
+pub const TURN_CLOSE: &str = "</section>\n";
+
+/// The header of a turn: the prompt of a user turn, the response header of a response.
+/// One element, replaced whole when it changes.
+pub fn render_turn_header(turn: &Turn, opts: &RenderOptions) -> String {
+    match turn {
+        Turn::User(u) => render_user_turn(u, opts),
+        Turn::Assistant(r) => render_response_header(r, opts),
+    }
+}
+
+/// Renders the body of a user turn (one element).
 pub fn render_user_turn(turn: &UserTurn, opts: &RenderOptions) -> String {
     let mut out = format!(
-        "<section class=\"ds-turn ds-user\" data-turn-id=\"{}\">\n<div class=\"ds-turn-header\"><span class=\"ds-role\">{}</span></div>\n<div class=\"ds-user-content\">",
+        "<div class=\"ds-turn-header ds-user-body\" data-turn-id=\"{}\"><div class=\"ds-role\">{}</div>\n<div class=\"ds-user-content\">",
         escape(&turn.id),
         escape(l(opts, Label::You))
     );
@@ -424,7 +486,7 @@ pub fn render_user_turn(turn: &UserTurn, opts: &RenderOptions) -> String {
         push_escaped(&mut out, a.path.as_deref().unwrap_or(&a.kind));
         out.push_str("</div>\n");
     }
-    out.push_str("</section>\n");
+    out.push_str("</div>\n");
     out
 }
 
@@ -436,7 +498,8 @@ pub fn render_response_header(response: &Response, opts: &RenderOptions) -> Stri
         ResponseStatus::Error => "error",
     };
     let mut out = format!(
-        "<div class=\"ds-turn-header\"><span class=\"ds-role\">{}</span>",
+        "<div class=\"ds-turn-header\" data-turn-id=\"{}\"><span class=\"ds-role\">{}</span>",
+        escape(&response.id),
         escape(l(opts, Label::Assistant))
     );
     if !response.model.is_empty() {
@@ -467,34 +530,36 @@ pub fn render_response_header(response: &Response, opts: &RenderOptions) -> Stri
     out
 }
 
-/// Renders a response with its documents.
-pub fn render_response(
-    response: &Response,
+/// The opening tag of the conversation's element.
+pub const CONVERSATION_OPEN: &str = "<main class=\"ds-conversation\">\n";
+/// The closing tag of the conversation's element.
+pub const CONVERSATION_CLOSE: &str = "</main>\n";
+
+/// Renders one turn with its documents.
+pub fn render_turn(
+    index: usize,
+    turn: &Turn,
     opts: &RenderOptions,
     todo_updates: &[&TodoChange],
 ) -> String {
-    let mut out = format!(
-        "<section class=\"ds-turn ds-assistant\" data-turn-id=\"{}\">\n",
-        escape(&response.id)
-    );
-    out.push_str(&render_response_header(response, opts));
-    for doc in &response.documents {
-        out.push_str(&render_document(doc, opts, todo_updates));
+    let mut out = turn_open(index, turn);
+    out.push_str(&render_turn_header(turn, opts));
+    if let Turn::Assistant(r) = turn {
+        for doc in &r.documents {
+            out.push_str(&render_document(doc, opts, todo_updates));
+        }
     }
-    out.push_str("</section>\n");
+    out.push_str(TURN_CLOSE);
     out
 }
 
 /// Renders a whole conversation (the body of a page, without the page around it).
 pub fn render_conversation(conversation: &Conversation, opts: &RenderOptions) -> String {
     let updates = todo_changes(conversation);
-    let mut out = String::from("<main class=\"ds-conversation\">\n");
-    for turn in &conversation.turns {
-        match turn {
-            Turn::User(u) => out.push_str(&render_user_turn(u, opts)),
-            Turn::Assistant(r) => out.push_str(&render_response(r, opts, &updates)),
-        }
+    let mut out = String::from(CONVERSATION_OPEN);
+    for (i, turn) in conversation.turns.iter().enumerate() {
+        out.push_str(&render_turn(i, turn, opts, &updates));
     }
-    out.push_str("</main>\n");
+    out.push_str(CONVERSATION_CLOSE);
     out
 }
