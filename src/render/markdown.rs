@@ -216,9 +216,50 @@ pub fn render_markdown_with(
         }
         i += 1;
     }
+    let out_events = drop_padding_cells(out_events);
     let mut html = String::with_capacity(source.len() * 3 / 2);
     pulldown_cmark::html::push_html(&mut html, out_events.into_iter());
     html
+}
+
+/// Drops the empty cells the parser adds to pad a short body row to the table's width,
+/// so that a wide header over many short rows cannot make the output grow with
+/// rows × columns (a row with fewer cells displays the same).
+fn drop_padding_cells(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut row: Option<Vec<Event<'_>>> = None;
+    for ev in events {
+        match (&mut row, &ev) {
+            (None, Event::Start(Tag::TableRow)) => row = Some(vec![ev]),
+            (Some(r), Event::End(TagEnd::TableRow)) => {
+                // Keep up to the end of the last cell with content.
+                let mut keep = 1;
+                let mut cell_has_content = false;
+                for (i, e) in r.iter().enumerate() {
+                    match e {
+                        Event::Start(Tag::TableCell) => cell_has_content = false,
+                        Event::End(TagEnd::TableCell) => {
+                            if cell_has_content || keep == 1 {
+                                keep = i + 1;
+                            }
+                        }
+                        Event::Start(Tag::TableRow) => {}
+                        _ => cell_has_content = true,
+                    }
+                }
+                r.truncate(keep);
+                out.append(r);
+                out.push(ev);
+                row = None;
+            }
+            (Some(r), _) => r.push(ev),
+            (None, _) => out.push(ev),
+        }
+    }
+    if let Some(mut r) = row {
+        out.append(&mut r);
+    }
+    out
 }
 
 /// Plain text as HTML paragraphs (for `format: plain`).
