@@ -10,3 +10,5 @@ out=target/demo
 mkdir -p "$out"
 ./target/release/docstream json "$sample" > "$out/cursor-session.json"
 echo "Rendered $sample -> $out/cursor-session.json"
+./target/release/docstream html "$sample" > "$out/cursor-session.html"
+echo "Rendered $sample -> $out/cursor-session.html"

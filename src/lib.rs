@@ -29,6 +29,7 @@ pub mod framing;
 pub mod limits;
 pub mod model;
 pub mod normalize;
+pub mod render;
 mod stream;
 
 pub use error::Error;

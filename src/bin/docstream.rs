@@ -2,22 +2,32 @@
 //!
 //! ```text
 //! docstream json [--format F] [--chunk N] FILE|-
+//! docstream html [--format F] [--chunk N] [--locale en|de] FILE|-
+//! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
 //! ```
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
+use docstream::render::labels::Locale;
+use docstream::render::patch::{HtmlView, PageModel};
+use docstream::render::{RenderOptions, page, progress};
 use docstream::{DocStream, Format, Options};
 
-const USAGE: &str = "usage: docstream json [--format FORMAT] [--chunk N] FILE|-
+const USAGE: &str =
+    "usage: docstream json|html|text [--format FORMAT] [--chunk N] [--locale en|de] FILE|-
 
   json        print the normalised conversation as JSON
+  html        write a standalone HTML page
+  text        print one progress line per agent action
+  --locale    language of labels: en (default) or de
   --format    one of: auto (default), ";
 
 struct Args {
     command: String,
     format: Option<Format>,
     chunk: Option<usize>,
+    locale: Locale,
     input: String,
 }
 
@@ -32,6 +42,7 @@ fn parse_args() -> Result<Args, String> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_env();
     let (mut command, mut format, mut chunk, mut input) = (None, None, None, None);
+    let mut locale = Locale::En;
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Long("format") => {
@@ -53,6 +64,15 @@ fn parse_args() -> Result<Args, String> {
                 }
                 chunk = Some(n);
             }
+            Long("locale") => {
+                let name = parser
+                    .value()
+                    .map_err(|e| e.to_string())?
+                    .string()
+                    .map_err(|e| e.to_string())?;
+                locale =
+                    Locale::parse(&name).ok_or_else(|| format!("--locale: unknown {name:?}"))?;
+            }
             Long("help") | Short('h') => return Err(usage()),
             Value(v) if command.is_none() => command = Some(v.string().map_err(|e| e.to_string())?),
             Value(v) if input.is_none() => input = Some(v.string().map_err(|e| e.to_string())?),
@@ -60,7 +80,7 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     let command = command.ok_or_else(usage)?;
-    if command != "json" {
+    if !matches!(command.as_str(), "json" | "html" | "text") {
         return Err(format!("unknown command {command:?}\n{}", usage()));
     }
     let input =
@@ -69,6 +89,7 @@ fn parse_args() -> Result<Args, String> {
         command,
         format,
         chunk,
+        locale,
         input,
     })
 }
@@ -91,12 +112,51 @@ fn run() -> Result<(), String> {
         format: args.format,
         ..Options::default()
     });
+    let options = RenderOptions {
+        locale: args.locale,
+        ..RenderOptions::default()
+    };
+    // With --chunk, the html page is built by applying the renderer's patches.
+    let mut view = HtmlView::new(options.clone());
+    let mut page_model = PageModel::new();
+    let incremental = args.command == "html" && args.chunk.is_some();
     for chunk in bytes.chunks(args.chunk.unwrap_or(bytes.len().max(1))) {
         stream.push(chunk).map_err(|e| e.to_string())?;
+        if incremental {
+            let changes = stream.take_changes();
+            for p in view.update(stream.conversation(), &changes) {
+                page_model.apply(&p);
+            }
+        }
     }
     stream.finish().map_err(|e| e.to_string())?;
-    debug_assert_eq!(args.command, "json");
+    if incremental {
+        let changes = stream.take_changes();
+        for p in view.update(stream.conversation(), &changes) {
+            page_model.apply(&p);
+        }
+    }
     let mut out = io::stdout().lock();
+    match args.command.as_str() {
+        "html" => {
+            let title = if args.input == "-" {
+                "docstream"
+            } else {
+                &args.input
+            };
+            let html = if incremental {
+                page::wrap_page(&page_model.html(), title, options.locale)
+            } else {
+                page::render_page(stream.conversation(), title, &options)
+            };
+            return out.write_all(html.as_bytes()).map_err(|e| e.to_string());
+        }
+        "text" => {
+            let text = progress::progress_lines(stream.conversation(), args.locale);
+            return out.write_all(text.as_bytes()).map_err(|e| e.to_string());
+        }
+        _ => {}
+    }
     serde_json::to_writer_pretty(&mut out, stream.conversation()).map_err(|e| e.to_string())?;
     writeln!(out).map_err(|e| e.to_string())
 }

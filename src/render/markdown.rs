@@ -1,0 +1,313 @@
+//! Markdown to safe HTML with pulldown-cmark (SPEC §5).
+//!
+//! Raw HTML from the source is turned into escaped text; link targets pass the
+//! [`url`](super::url) policy and carry `rel="noopener noreferrer"`; images load only
+//! from allowed origins, otherwise a placeholder shows the alt text and the URL; fence
+//! languages become sanitised `language-…` classes; headings get stable anchors.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
+
+use super::escape::{class_fragment, escape, push_escaped};
+use super::url::{UrlVerdict, check_image, check_link};
+
+static MARKDOWN_BYTES: AtomicU64 = AtomicU64::new(0);
+
+/// Total bytes of Markdown handed to pulldown-cmark by this process so far (a work
+/// counter for tests).
+pub fn markdown_bytes_rendered() -> u64 {
+    MARKDOWN_BYTES.load(Ordering::Relaxed)
+}
+
+/// Options for one Markdown rendering.
+#[derive(Debug, Clone, Default)]
+pub struct MarkdownOptions<'a> {
+    /// Origins (`https://host[:port]`) whose images may be loaded.
+    pub image_origins_allowed: &'a [String],
+    /// Prefix of heading anchors (the document id), so anchors of documents differ.
+    pub anchor_prefix: &'a str,
+}
+
+fn parser_options() -> Options {
+    Options::ENABLE_TABLES
+        | Options::ENABLE_TASKLISTS
+        | Options::ENABLE_STRIKETHROUGH
+        | Options::ENABLE_GFM
+}
+
+/// A heading anchor slug: lower-case letters and digits, runs of others become `-`.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    let mut dash = false;
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            if dash && !out.is_empty() {
+                out.push('-');
+            }
+            dash = false;
+            out.extend(c.to_lowercase());
+        } else {
+            dash = true;
+        }
+    }
+    if out.is_empty() {
+        out.push_str("section");
+    }
+    out
+}
+
+/// Renders Markdown to safe HTML.
+pub fn render_markdown(source: &str, options: &MarkdownOptions<'_>) -> String {
+    render_markdown_with(source, options, &mut Slugs::default())
+}
+
+/// Heading anchors used so far in a document, so that a later block's anchors do not
+/// repeat an earlier block's.
+pub type Slugs = HashMap<String, usize>;
+
+/// Renders one block of a larger Markdown text, carrying heading anchors in `slugs`.
+pub fn render_markdown_with(
+    source: &str,
+    options: &MarkdownOptions<'_>,
+    slugs: &mut Slugs,
+) -> String {
+    MARKDOWN_BYTES.fetch_add(source.len() as u64, Ordering::Relaxed);
+    let events: Vec<Event<'_>> = Parser::new_ext(source, parser_options()).collect();
+    let mut out_events: Vec<Event<'_>> = Vec::with_capacity(events.len());
+    let mut link_ends: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < events.len() {
+        let ev = &events[i];
+        match ev {
+            Event::Html(h) | Event::InlineHtml(h) => {
+                out_events.push(Event::Text(h.clone()));
+            }
+            Event::Start(Tag::HtmlBlock) | Event::End(TagEnd::HtmlBlock) => {
+                // Raw HTML blocks become a paragraph of text.
+                let open = matches!(ev, Event::Start(_));
+                out_events.push(Event::InlineHtml(CowStr::Borrowed(if open {
+                    "<p class=\"ds-raw-html\">"
+                } else {
+                    "</p>\n"
+                })));
+            }
+            Event::Start(Tag::Link {
+                dest_url, title, ..
+            }) => {
+                if check_link(dest_url) == UrlVerdict::Allowed {
+                    let mut tag = String::from("<a href=\"");
+                    push_escaped(&mut tag, dest_url);
+                    tag.push('"');
+                    if !title.is_empty() {
+                        tag.push_str(" title=\"");
+                        push_escaped(&mut tag, title);
+                        tag.push('"');
+                    }
+                    tag.push_str(" rel=\"noopener noreferrer\">");
+                    out_events.push(Event::InlineHtml(tag.into()));
+                    link_ends.push("</a>".to_owned());
+                } else {
+                    let mut tag = String::from("<span class=\"ds-link-blocked\" title=\"");
+                    push_escaped(&mut tag, dest_url);
+                    tag.push_str("\">");
+                    out_events.push(Event::InlineHtml(tag.into()));
+                    // The blocked target stays readable as text after the link text.
+                    let mut end = String::from("<span class=\"ds-link-url\"> (");
+                    push_escaped(&mut end, dest_url);
+                    end.push_str(")</span></span>");
+                    link_ends.push(end);
+                }
+            }
+            Event::End(TagEnd::Link) => {
+                let end = link_ends.pop().unwrap_or_default();
+                out_events.push(Event::InlineHtml(end.into()));
+            }
+            Event::Start(Tag::Image {
+                dest_url, title, ..
+            }) => {
+                let mut alt = String::new();
+                let mut depth = 1;
+                i += 1;
+                while i < events.len() {
+                    match &events[i] {
+                        Event::Start(_) => depth += 1,
+                        Event::End(_) => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => {
+                            alt.push_str(t)
+                        }
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                let mut tag = String::new();
+                if check_image(dest_url, options.image_origins_allowed) == UrlVerdict::Allowed {
+                    tag.push_str("<img src=\"");
+                    push_escaped(&mut tag, dest_url);
+                    tag.push_str("\" alt=\"");
+                    push_escaped(&mut tag, &alt);
+                    tag.push('"');
+                    if !title.is_empty() {
+                        tag.push_str(" title=\"");
+                        push_escaped(&mut tag, title);
+                        tag.push('"');
+                    }
+                    tag.push_str(" loading=\"lazy\" referrerpolicy=\"no-referrer\">");
+                } else {
+                    tag.push_str(
+                        "<span class=\"ds-image-placeholder\"><span class=\"ds-image-alt\">",
+                    );
+                    push_escaped(&mut tag, &alt);
+                    tag.push_str("</span> <span class=\"ds-image-url\">");
+                    push_escaped(&mut tag, dest_url);
+                    tag.push_str("</span></span>");
+                }
+                out_events.push(Event::InlineHtml(tag.into()));
+            }
+            Event::Start(Tag::Heading { level, .. }) => {
+                let mut text = String::new();
+                let mut j = i + 1;
+                while j < events.len() && !matches!(events[j], Event::End(TagEnd::Heading(_))) {
+                    if let Event::Text(t) | Event::Code(t) = &events[j] {
+                        text.push_str(t);
+                    }
+                    j += 1;
+                }
+                let base = slug(&text);
+                let n = slugs.entry(base.clone()).or_insert(0);
+                let anchor = if *n == 0 { base } else { format!("{base}-{n}") };
+                *n += 1;
+                let mut tag = format!("<{level} id=\"");
+                if !options.anchor_prefix.is_empty() {
+                    push_escaped(&mut tag, &class_fragment(options.anchor_prefix));
+                    tag.push('-');
+                }
+                push_escaped(&mut tag, &anchor);
+                tag.push_str("\">");
+                out_events.push(Event::InlineHtml(tag.into()));
+            }
+            Event::End(TagEnd::Heading(level)) => {
+                out_events.push(Event::InlineHtml(format!("</{level}>\n").into()));
+            }
+            Event::Start(Tag::CodeBlock(kind)) => {
+                let lang = match kind {
+                    CodeBlockKind::Fenced(info) => {
+                        info.split_whitespace().next().unwrap_or("").to_owned()
+                    }
+                    CodeBlockKind::Indented => String::new(),
+                };
+                let tag = if lang.is_empty() {
+                    "<pre><code>".to_owned()
+                } else {
+                    format!("<pre><code class=\"language-{}\">", class_fragment(&lang))
+                };
+                out_events.push(Event::InlineHtml(tag.into()));
+            }
+            Event::End(TagEnd::CodeBlock) => {
+                out_events.push(Event::InlineHtml("</code></pre>\n".into()));
+            }
+            other => out_events.push(other.clone()),
+        }
+        i += 1;
+    }
+    let out_events = drop_padding_cells(out_events);
+    let mut html = String::with_capacity(source.len() * 3 / 2);
+    pulldown_cmark::html::push_html(&mut html, out_events.into_iter());
+    html
+}
+
+/// Drops the empty cells the parser adds to pad a short body row to the table's width,
+/// so that a wide header over many short rows cannot make the output grow with
+/// rows × columns (a row with fewer cells displays the same).
+fn drop_padding_cells(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut row: Option<Vec<Event<'_>>> = None;
+    for ev in events {
+        match (&mut row, &ev) {
+            (None, Event::Start(Tag::TableRow)) => row = Some(vec![ev]),
+            (Some(r), Event::End(TagEnd::TableRow)) => {
+                // Keep up to the end of the last cell with content.
+                let mut keep = 1;
+                let mut cell_has_content = false;
+                for (i, e) in r.iter().enumerate() {
+                    match e {
+                        Event::Start(Tag::TableCell) => cell_has_content = false,
+                        Event::End(TagEnd::TableCell) => {
+                            if cell_has_content || keep == 1 {
+                                keep = i + 1;
+                            }
+                        }
+                        Event::Start(Tag::TableRow) => {}
+                        _ => cell_has_content = true,
+                    }
+                }
+                r.truncate(keep);
+                out.append(r);
+                out.push(ev);
+                row = None;
+            }
+            (Some(r), _) => r.push(ev),
+            (None, _) => out.push(ev),
+        }
+    }
+    if let Some(mut r) = row {
+        out.append(&mut r);
+    }
+    out
+}
+
+/// Plain text as HTML paragraphs (for `format: plain`).
+pub fn render_plain(source: &str) -> String {
+    if source.is_empty() {
+        return String::new();
+    }
+    format!("<pre class=\"ds-plain\">{}</pre>\n", escape(source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn md(s: &str) -> String {
+        render_markdown(s, &MarkdownOptions::default())
+    }
+
+    #[test]
+    fn raw_html_is_text() {
+        let h = md("<script>alert(1)</script>\n\nhi <b>x</b>");
+        assert!(!h.contains("<script"), "{h}");
+        assert!(!h.contains("<b>"), "{h}");
+        assert!(h.contains("&lt;script&gt;"), "{h}");
+    }
+
+    #[test]
+    fn links_are_checked() {
+        let h = md("[a](javascript:alert(1)) [b](https://x.y)");
+        assert!(!h.contains("href=\"javascript"), "{h}");
+        assert!(
+            h.contains("<a href=\"https://x.y\" rel=\"noopener noreferrer\">b</a>"),
+            "{h}"
+        );
+    }
+
+    #[test]
+    fn images_are_placeholders() {
+        let h = md("![cat](https://evil.example/x.png)");
+        assert!(!h.contains("<img"), "{h}");
+        assert!(h.contains("ds-image-placeholder"), "{h}");
+    }
+
+    #[test]
+    fn headings_have_anchors_and_fences_safe_classes() {
+        let h = md("# Hello World\n\n# Hello World\n\n```c\"x\nint\n```\n");
+        assert!(h.contains("<h1 id=\"hello-world\">"), "{h}");
+        assert!(h.contains("<h1 id=\"hello-world-1\">"), "{h}");
+        assert!(h.contains("class=\"language-c-x\""), "{h}");
+    }
+}
