@@ -167,7 +167,12 @@ impl DocStream {
     }
 
     fn feed(&mut self, chunk: &[u8], at_end: bool) {
-        if let Framer::Detecting { held, detector, named } = &mut self.framer {
+        if let Framer::Detecting {
+            held,
+            detector,
+            named,
+        } = &mut self.framer
+        {
             held.extend_from_slice(chunk);
             let skip = bom_len(held);
             if skip.is_none() && !at_end {
@@ -332,7 +337,10 @@ impl Reader {
         if let Some(adapter) = self.adapter.as_mut() {
             adapter.payload(p, &mut self.normalizer);
             let refined = adapter.refined();
-            if refined.is_some() && refined != self.format && self.format == Some(Format::CursorStreamJson) {
+            if refined.is_some()
+                && refined != self.format
+                && self.format == Some(Format::CursorStreamJson)
+            {
                 self.format = refined;
                 self.normalizer.conversation_mut().format = refined.map(|f| f.name().to_owned());
             }

@@ -15,7 +15,8 @@ fn fixtures() -> Vec<(Format, PathBuf)> {
     for dir in std::fs::read_dir(&root).unwrap() {
         let dir = dir.unwrap().path();
         let name = dir.file_name().unwrap().to_str().unwrap().to_owned();
-        let format = Format::parse(&name).unwrap_or_else(|_| panic!("{name}: folder is not a format name"));
+        let format =
+            Format::parse(&name).unwrap_or_else(|_| panic!("{name}: folder is not a format name"));
         let format = format.expect("fixtures name their format");
         for file in std::fs::read_dir(&dir).unwrap() {
             let file = file.unwrap().path();
@@ -26,7 +27,11 @@ fn fixtures() -> Vec<(Format, PathBuf)> {
         }
     }
     all.sort_by(|a, b| a.1.cmp(&b.1));
-    assert!(all.len() >= 10, "fixtures not found under {}", root.display());
+    assert!(
+        all.len() >= 10,
+        "fixtures not found under {}",
+        root.display()
+    );
     all
 }
 
@@ -40,11 +45,21 @@ fn fixtures_match_their_goldens() {
     for (format, path) in fixtures() {
         let input = std::fs::read(&path).unwrap();
         let stream = feed(&input, None, &[]);
-        assert_eq!(stream.format(), Some(format), "{}: detected format", path.display());
+        assert_eq!(
+            stream.format(),
+            Some(format),
+            "{}: detected format",
+            path.display()
+        );
         let actual = json(&stream);
         support::check_golden(&golden(&path), &actual);
         let named = json(&feed(&input, Some(format), &[]));
-        assert_eq!(named, actual, "{}: naming the format changes the result", path.display());
+        assert_eq!(
+            named,
+            actual,
+            "{}: naming the format changes the result",
+            path.display()
+        );
     }
 }
 

@@ -115,7 +115,9 @@ impl FenceSplitter {
         let line = std::mem::take(&mut self.line);
         // A closing fence as the very last line needs no newline after it.
         let closes = match (self.at_line_start, self.phase) {
-            (true, Phase::Fence { ch, n } | Phase::Info { ch, n }) => self.in_code() && self.accepts(ch, n),
+            (true, Phase::Fence { ch, n } | Phase::Info { ch, n }) => {
+                self.in_code() && self.accepts(ch, n)
+            }
             _ => false,
         };
         if !closes {

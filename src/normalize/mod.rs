@@ -119,7 +119,9 @@ impl Normalizer {
                     .and_then(|m| meta_from_value(doc_type, m).ok())
                     .unwrap_or_else(|| Meta::empty(doc_type));
                 let content = match doc_type {
-                    DocumentType::ToolCall | DocumentType::TerminalCommand | DocumentType::TodoUpdate => None,
+                    DocumentType::ToolCall
+                    | DocumentType::TerminalCommand
+                    | DocumentType::TodoUpdate => None,
                     _ => Some(String::new()),
                 };
                 if self.explicit.contains_key(&id) {

@@ -65,7 +65,10 @@ pub fn random_cuts(len: usize, seed: u64, max: usize) -> Vec<usize> {
 
 /// Feeds `input` cut at `cuts` (end offsets) and returns the stream after `finish`.
 pub fn feed(input: &[u8], format: Option<Format>, cuts: &[usize]) -> DocStream {
-    let mut stream = DocStream::new(Options { format, ..Options::default() });
+    let mut stream = DocStream::new(Options {
+        format,
+        ..Options::default()
+    });
     let mut from = 0;
     for &to in cuts {
         stream.push(&input[from..to]).unwrap();
@@ -83,10 +86,16 @@ pub fn json(stream: &DocStream) -> String {
 
 /// Every named chunking of an input: whole, one byte at a time, and seeded random.
 pub fn chunkings(len: usize) -> Vec<(String, Vec<usize>)> {
-    let mut all = vec![("whole".to_owned(), vec![]), ("1-byte".to_owned(), (1..len).collect())];
+    let mut all = vec![
+        ("whole".to_owned(), vec![]),
+        ("1-byte".to_owned(), (1..len).collect()),
+    ];
     for seed in seeds() {
         for max in [3, 64] {
-            all.push((format!("random seed {seed} max {max} (DOCSTREAM_SEED={seed})"), random_cuts(len, seed, max)));
+            all.push((
+                format!("random seed {seed} max {max} (DOCSTREAM_SEED={seed})"),
+                random_cuts(len, seed, max),
+            ));
         }
     }
     all
@@ -98,8 +107,12 @@ pub fn check_golden(path: &Path, actual: &str) {
         std::fs::write(path, actual).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(path)
-        .unwrap_or_else(|_| panic!("{} is missing; run with UPDATE_GOLDEN=1 to write it", path.display()));
+    let expected = std::fs::read_to_string(path).unwrap_or_else(|_| {
+        panic!(
+            "{} is missing; run with UPDATE_GOLDEN=1 to write it",
+            path.display()
+        )
+    });
     if expected != actual {
         panic!(
             "{} differs from the output (run with UPDATE_GOLDEN=1 to accept):\n{}",
@@ -115,5 +128,9 @@ fn first_difference(expected: &str, actual: &str) -> String {
             return format!("line {}:\n  expected: {e}\n  actual:   {a}", i + 1);
         }
     }
-    format!("lengths differ: expected {} lines, got {}", expected.lines().count(), actual.lines().count())
+    format!(
+        "lengths differ: expected {} lines, got {}",
+        expected.lines().count(),
+        actual.lines().count()
+    )
 }
