@@ -1,5 +1,7 @@
 //! Conversions between the message and tool formats of AI providers (seed 002).
 //!
-//! Only the Gemini JSON Schema clean-up is here so far; see [`schema`].
+//! So far: the Gemini JSON Schema clean-up ([`schema`]) and tool definitions and
+//! `tool_choice` between the flat Anthropic form and the nested OpenAI form ([`tools`]).
 
 pub mod schema;
+pub mod tools;
