@@ -86,6 +86,41 @@ pub fn is_valid(signature: &str) -> bool {
     signature.chars().count() >= MIN_SIGNATURE_LEN
 }
 
+/// Whether `model` can think: names with `-thinking`, the `gemini-3-pro` family and
+/// every `claude-` model; other Gemini models cannot.
+pub fn model_supports_thinking(model: &str) -> bool {
+    let model = model.to_ascii_lowercase();
+    model.contains("-thinking") || model.contains("gemini-3-pro") || model.starts_with("claude-")
+}
+
+/// Whether thinking is on by default for `model`: Opus 4.5 and `-thinking` names.
+pub fn thinking_enabled_by_default(model: &str) -> bool {
+    let model = model.to_ascii_lowercase();
+    model.contains("opus-4-5") || model.contains("opus-4.5") || model.contains("-thinking")
+}
+
+/// Whether thinking must be turned off because the last assistant turn of an
+/// Anthropic-style `messages` array used tools without thinking.
+pub fn history_disables_thinking(messages: &[serde_json::Value]) -> bool {
+    let Some(last) = messages.iter().rev().find(|m| {
+        matches!(
+            m.get("role").and_then(serde_json::Value::as_str),
+            Some("assistant" | "model")
+        )
+    }) else {
+        return false;
+    };
+    let Some(blocks) = last.get("content").and_then(serde_json::Value::as_array) else {
+        return false;
+    };
+    let has = |kind: &str| {
+        blocks
+            .iter()
+            .any(|b| b.get("type").and_then(serde_json::Value::as_str) == Some(kind))
+    };
+    has("tool_use") && !has("thinking")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,5 +153,32 @@ mod tests {
             cache.check("more", &"c".repeat(49)),
             Checked::Thinking { signature: seventy }
         );
+    }
+
+    #[test]
+    fn seed_002_model_and_history_rules() {
+        assert!(model_supports_thinking("claude-sonnet-4-5"));
+        assert!(model_supports_thinking("Gemini-3-Pro-preview"));
+        assert!(model_supports_thinking("gemini-2.5-flash-thinking"));
+        assert!(!model_supports_thinking("gemini-2.5-flash"));
+        assert!(thinking_enabled_by_default("claude-opus-4-5-20251101"));
+        assert!(thinking_enabled_by_default("claude-opus-4.5"));
+        assert!(!thinking_enabled_by_default("claude-sonnet-4-5"));
+        let tools_only = serde_json::json!([
+            {"role": "user", "content": "fix it"},
+            {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}
+        ]);
+        assert!(history_disables_thinking(tools_only.as_array().unwrap()));
+        let with_thinking = serde_json::json!([
+            {"role": "assistant", "content": [
+                {"type": "thinking", "thinking": "hm", "signature": "s"},
+                {"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}
+            ]}
+        ]);
+        assert!(!history_disables_thinking(
+            with_thinking.as_array().unwrap()
+        ));
+        assert!(!history_disables_thinking(&[]));
     }
 }
