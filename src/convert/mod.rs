@@ -1,0 +1,12 @@
+//! Conversions between the message and tool formats of AI providers (seed 002).
+//!
+//! So far: the Gemini JSON Schema clean-up ([`schema`]), tool definitions and
+//! `tool_choice` between the flat Anthropic form and the nested OpenAI form ([`tools`]),
+//! the thinking-signature rules ([`thinking`]) and the Gemini stream → OpenAI chunk
+//! converter ([`gemini_to_openai`]), and message histories both ways ([`messages`]).
+
+pub mod gemini_to_openai;
+pub mod messages;
+pub mod schema;
+pub mod thinking;
+pub mod tools;
