@@ -125,6 +125,59 @@ fn patches_give_html_and_the_rust_rendering_for_every_chunking() {
     }
 }
 
+/// A long Markdown answer streamed in 9-byte text deltas (Cursor `stream-json`).
+fn streamed_markdown() -> Vec<u8> {
+    let text: String = (0..12)
+        .map(|i| {
+            format!("## Part {i}\n\nSome *text* for part {i}, with `code`.\n\n- one\n- two\n\n")
+        })
+        .collect();
+    let mut out = String::new();
+    for piece in text.as_bytes().chunks(9) {
+        let piece = std::str::from_utf8(piece).unwrap();
+        let line = serde_json::json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":piece}]}});
+        out.push_str(&format!("{line}\n"));
+    }
+    let end = serde_json::json!({"type":"result","subtype":"success","result":text});
+    out.push_str(&format!("{end}\n"));
+    out.into_bytes()
+}
+
+#[wasm_bindgen_test]
+fn streamed_markdown_appends_blocks_and_matches_the_rust_rendering() {
+    let input = streamed_markdown();
+    let one_shot = render_conversation(native(&input).conversation(), &RenderOptions::default());
+    let mut ops = std::collections::BTreeSet::new();
+    let mut s = JsDocStream::new(None).unwrap();
+    let mut page = PageModel::new();
+    for c in input.chunks(50) {
+        for p in patches(s.push(Uint8Array::from(c).into()).unwrap()) {
+            ops.insert(
+                format!("{p:?}")
+                    .split([' ', '{'])
+                    .next()
+                    .unwrap()
+                    .to_owned(),
+            );
+            page.apply(&p);
+        }
+    }
+    for p in patches(s.finish().unwrap()) {
+        page.apply(&p);
+    }
+    assert!(
+        ops.contains("AppendBlocks") && ops.contains("ReplaceTail"),
+        "{ops:?}"
+    );
+    assert_eq!(page.html(), s.html());
+    assert_eq!(s.html(), one_shot);
+    for size in [1, 7, 64] {
+        let (page, html, _) = streamed(&input, size, None);
+        assert_eq!(page, one_shot, "chunks of {size}");
+        assert_eq!(html, one_shot, "chunks of {size}");
+    }
+}
+
 #[wasm_bindgen_test]
 fn push_returns_the_patches_of_its_chunk() {
     let mut s = JsDocStream::new(None).unwrap();
