@@ -504,10 +504,10 @@ pub fn render_user_turn(turn: &UserTurn, opts: &RenderOptions) -> String {
 
 /// Renders the header of a response: model, mode, status, usage, duration.
 pub fn render_response_header(response: &Response, opts: &RenderOptions) -> String {
-    let status = match response.status {
-        ResponseStatus::Streaming => "streaming",
-        ResponseStatus::Completed => "completed",
-        ResponseStatus::Error => "error",
+    let (status, label) = match response.status {
+        ResponseStatus::Streaming => ("streaming", Label::Streaming),
+        ResponseStatus::Completed => ("completed", Label::Completed),
+        ResponseStatus::Error => ("error", Label::Error),
     };
     let mut out = format!(
         "<div class=\"ds-turn-header\" data-turn-id=\"{}\"><span class=\"ds-role\">{}</span>",
@@ -527,7 +527,8 @@ pub fn render_response_header(response: &Response, opts: &RenderOptions) -> Stri
         ));
     }
     out.push_str(&format!(
-        " <span class=\"ds-response-status ds-response-{status}\">{status}</span>"
+        " <span class=\"ds-response-status ds-response-{status}\">{}</span>",
+        escape(l(opts, label))
     ));
     if let Some(u) = &response.usage {
         out.push_str(&format!(
