@@ -58,13 +58,14 @@ pub(crate) fn kind_of(name: &str) -> ToolKind {
         | "strreplaceeditor"
         | "replace"
         | "editnotebook"
+        | "notebookedit"
         | "strreplacebasededittool" => ToolKind::Edit,
         "write" | "writefile" | "createfile" => ToolKind::Write,
         "deletefile" | "delete" | "removefile" => ToolKind::Delete,
         "applypatch" => ToolKind::Patch,
         "runterminalcmd" | "runterminalcommand" | "shell" | "bash" | "terminal" | "runcommand"
         | "execcommand" | "localshell" => ToolKind::Shell,
-        "createplan" => ToolKind::Plan,
+        "createplan" | "exitplanmode" => ToolKind::Plan,
         "todowrite" | "todo" | "updatetodos" | "todos" | "todoupdate" => ToolKind::Todo,
         _ => ToolKind::Other,
     }
@@ -497,6 +498,8 @@ mod tests {
         }
         assert_eq!(kind_of("create_plan"), ToolKind::Plan);
         assert_eq!(kind_of("createPlanToolCall"), ToolKind::Plan);
+        assert_eq!(kind_of("ExitPlanMode"), ToolKind::Plan);
+        assert_eq!(kind_of("NotebookEdit"), ToolKind::Edit);
         for n in [
             "read_file",
             "readToolCall",
