@@ -161,9 +161,9 @@ impl Format {
             Format::CursorStreamJson | Format::CursorJson | Format::CursorWrapper => {
                 Box::new(cursor_cli::CursorCli::default())
             }
-            Format::AnthropicMessages => Box::new(anthropic::Messages::default()),
+            Format::AnthropicMessages => Box::new(anthropic::Messages),
             Format::AnthropicStream => Box::new(anthropic::Stream::default()),
-            Format::OpenaiMessages => Box::new(openai::Messages::default()),
+            Format::OpenaiMessages => Box::new(openai::Messages),
             Format::OpenaiStream => Box::new(openai::Stream::default()),
             Format::GeminiStream => Box::new(gemini::GeminiStream::default()),
             Format::ClaudeCodeStreamJson => Box::new(claude_code::ClaudeCode::default()),
