@@ -65,7 +65,7 @@ pub(crate) fn kind_of(name: &str) -> ToolKind {
         "applypatch" => ToolKind::Patch,
         "runterminalcmd" | "runterminalcommand" | "shell" | "bash" | "terminal" | "runcommand"
         | "execcommand" | "localshell" => ToolKind::Shell,
-        "createplan" | "exitplanmode" => ToolKind::Plan,
+        "createplan" => ToolKind::Plan,
         "todowrite" | "todo" | "updatetodos" | "todos" | "todoupdate" => ToolKind::Todo,
         _ => ToolKind::Other,
     }
@@ -498,11 +498,11 @@ mod tests {
         }
         assert_eq!(kind_of("create_plan"), ToolKind::Plan);
         assert_eq!(kind_of("createPlanToolCall"), ToolKind::Plan);
-        assert_eq!(kind_of("ExitPlanMode"), ToolKind::Plan);
         assert_eq!(kind_of("NotebookEdit"), ToolKind::Edit);
         for n in [
             "read_file",
             "readToolCall",
+            "ExitPlanMode",
             "Grep",
             "mcpToolCall",
             "toolcall",
