@@ -280,3 +280,12 @@ fn mutated_inputs_never_panic_with_the_format_named() {
         }
     }
 }
+
+#[test]
+fn a_response_key_alone_is_not_gemini() {
+    // Only `{"response": {"candidates": …}}` is Gemini's wrapper.
+    let cursor = "{\"type\":\"interaction_query\",\"response\":\"approved\"}\n{}\n";
+    assert_eq!(format_of(cursor), Some(Format::CursorStreamJson));
+    let wrapped = "{\"response\":{\"candidates\":[]}}\n{}\n";
+    assert_eq!(format_of(wrapped), Some(Format::GeminiStream));
+}

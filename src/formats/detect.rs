@@ -166,7 +166,7 @@ struct Sniff<'a> {
     #[serde(default, rename = "usageMetadata")]
     usage_metadata: Option<IgnoredAny>,
     #[serde(default)]
-    response: Option<IgnoredAny>,
+    response: Option<WrappedSniff>,
     #[serde(default)]
     messages: Option<Vec<MessageSniff>>,
     #[serde(default)]
@@ -179,6 +179,17 @@ struct Sniff<'a> {
     session_id_camel: Option<IgnoredAny>,
     #[serde(default, rename = "leafUuid")]
     leaf_uuid: Option<IgnoredAny>,
+}
+
+/// `response`: Gemini's Code Assist wrapper holds an event; anything else is not it.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum WrappedSniff {
+    Gemini {
+        #[serde(rename = "candidates")]
+        _candidates: IgnoredAny,
+    },
+    Other(IgnoredAny),
 }
 
 /// What a message of a history shows of its provider.
@@ -301,7 +312,8 @@ fn provider_format(sniff: &Sniff<'_>) -> Option<Format> {
         Some("chat.completion") => return Some(Format::OpenaiMessages),
         _ => {}
     }
-    if sniff.candidates.is_some() || sniff.usage_metadata.is_some() || sniff.response.is_some() {
+    let wrapped = matches!(sniff.response, Some(WrappedSniff::Gemini { .. }));
+    if sniff.candidates.is_some() || sniff.usage_metadata.is_some() || wrapped {
         return Some(Format::GeminiStream);
     }
     sniff.choices.is_some().then_some(Format::OpenaiStream)
