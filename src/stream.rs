@@ -74,7 +74,7 @@ impl DocStream {
         let framer = Framer::Detecting {
             held: Vec::new(),
             detector: FramingDetector::default(),
-            named: options.format.map(Format::framing),
+            named: options.format.and_then(Format::named_framing),
         };
         DocStream {
             framer,
@@ -329,6 +329,10 @@ impl Reader {
                 (Some(Framing::Sse), Some(event)) => sse_format(event, p.text),
                 (framing, _) => json_format(p.text).map(|f| match (f, framing) {
                     (Format::CursorStreamJson, Some(Framing::Values)) => Format::CursorJson,
+                    // Saved messages, not a live stream: complete when the input ends.
+                    (Format::ClaudeCodeStreamJson, Some(Framing::Values)) => {
+                        Format::ClaudeCodeTranscript
+                    }
                     (f, _) => f,
                 }),
             };

@@ -157,11 +157,117 @@ struct Sniff<'a> {
     documents: Option<IgnoredAny>,
     #[serde(default)]
     turns: Option<IgnoredAny>,
+    #[serde(borrow, default)]
+    object: Option<Cow<'a, str>>,
+    #[serde(default)]
+    choices: Option<IgnoredAny>,
+    #[serde(default)]
+    candidates: Option<IgnoredAny>,
+    #[serde(default, rename = "usageMetadata")]
+    usage_metadata: Option<IgnoredAny>,
+    #[serde(default)]
+    response: Option<WrappedSniff>,
+    #[serde(default)]
+    messages: Option<Vec<MessageSniff>>,
+    #[serde(default)]
+    role: Option<IgnoredAny>,
+    #[serde(default)]
+    uuid: Option<IgnoredAny>,
+    #[serde(default)]
+    claude_code_version: Option<IgnoredAny>,
+    #[serde(default, rename = "sessionId")]
+    session_id_camel: Option<IgnoredAny>,
+    #[serde(default, rename = "leafUuid")]
+    leaf_uuid: Option<IgnoredAny>,
+}
+
+/// `response`: Gemini's Code Assist wrapper holds an event; anything else is not it.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum WrappedSniff {
+    Gemini {
+        #[serde(rename = "candidates")]
+        _candidates: IgnoredAny,
+    },
+    Other(IgnoredAny),
+}
+
+/// What a message of a history shows of its provider.
+#[derive(Deserialize)]
+struct MessageSniff {
+    #[serde(default)]
+    role: Option<String>,
+    #[serde(default)]
+    tool_calls: Option<IgnoredAny>,
+    #[serde(default)]
+    tool_call_id: Option<IgnoredAny>,
+    #[serde(default)]
+    reasoning_content: Option<IgnoredAny>,
+    #[serde(default)]
+    function_call: Option<IgnoredAny>,
+    #[serde(default)]
+    content: Option<ContentSniff>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ContentSniff {
+    Blocks(Vec<BlockSniff>),
+    Other(IgnoredAny),
+}
+
+#[derive(Deserialize)]
+struct BlockSniff {
+    #[serde(rename = "type", default)]
+    kind: Option<String>,
+}
+
+/// Anthropic's streamed event types.
+const ANTHROPIC_EVENTS: [&str; 7] = [
+    "message_start",
+    "content_block_start",
+    "content_block_delta",
+    "content_block_stop",
+    "message_delta",
+    "message_stop",
+    "ping",
+];
+
+/// Whose message history this is: OpenAI's shows itself by `tool` messages,
+/// `tool_calls`, reasoning fields, `system` messages or its content part types;
+/// Anthropic's by its block types. Plain text histories read the same either way.
+fn history_format(messages: &[MessageSniff]) -> Format {
+    for m in messages {
+        let openai_role = matches!(m.role.as_deref(), Some("tool" | "system" | "developer"));
+        if openai_role
+            || m.tool_calls.is_some()
+            || m.tool_call_id.is_some()
+            || m.reasoning_content.is_some()
+            || m.function_call.is_some()
+        {
+            return Format::OpenaiMessages;
+        }
+        if let Some(ContentSniff::Blocks(blocks)) = &m.content {
+            for b in blocks {
+                match b.kind.as_deref() {
+                    Some("tool_use" | "tool_result" | "thinking" | "redacted_thinking") => {
+                        return Format::AnthropicMessages;
+                    }
+                    Some("image_url" | "input_audio" | "file") => return Format::OpenaiMessages,
+                    _ => {}
+                }
+            }
+        }
+    }
+    Format::AnthropicMessages
 }
 
 /// The format of a JSON payload (an NDJSON line or a whole value); `None` if unknown.
 pub fn json_format(text: &str) -> Option<Format> {
     let text = text.trim_start();
+    if text.starts_with('[') {
+        return array_format(text);
+    }
     if !text.starts_with('{') {
         return None;
     }
@@ -169,10 +275,63 @@ pub fn json_format(text: &str) -> Option<Format> {
     if sniff.documents.is_some() || sniff.turns.is_some() {
         return Some(Format::ResponseJson);
     }
+    if let Some(f) = provider_format(&sniff) {
+        return Some(f);
+    }
     match sniff.kind.as_deref()? {
         "system" | "user" | "assistant" | "thinking" | "tool_call" | "result"
         | "interaction_query" | "connection" | "retry" => Some(Format::CursorStreamJson),
         "tool-call-started" | "tool-call-completed" => Some(Format::CursorWrapper),
+        _ => None,
+    }
+}
+
+/// The provider formats and Claude Code, from an object's keys.
+fn provider_format(sniff: &Sniff<'_>) -> Option<Format> {
+    let kind = sniff.kind.as_deref();
+    if let Some(messages) = &sniff.messages {
+        return Some(history_format(messages));
+    }
+    if sniff.session_id_camel.is_some()
+        || sniff.leaf_uuid.is_some()
+        || matches!(kind, Some("summary" | "file-history-snapshot"))
+    {
+        return Some(Format::ClaudeCodeTranscript);
+    }
+    if sniff.uuid.is_some() || sniff.claude_code_version.is_some() || kind == Some("stream_event") {
+        return Some(Format::ClaudeCodeStreamJson);
+    }
+    if kind.is_some_and(|k| ANTHROPIC_EVENTS.contains(&k)) {
+        return Some(Format::AnthropicStream);
+    }
+    if kind == Some("message") && sniff.role.is_some() {
+        return Some(Format::AnthropicMessages);
+    }
+    match sniff.object.as_deref() {
+        Some("chat.completion.chunk") => return Some(Format::OpenaiStream),
+        Some("chat.completion") => return Some(Format::OpenaiMessages),
+        _ => {}
+    }
+    let wrapped = matches!(sniff.response, Some(WrappedSniff::Gemini { .. }));
+    if sniff.candidates.is_some() || sniff.usage_metadata.is_some() || wrapped {
+        return Some(Format::GeminiStream);
+    }
+    sniff.choices.is_some().then_some(Format::OpenaiStream)
+}
+
+/// A JSON array: a message history, or events of a stream, by its first element.
+fn array_format(text: &str) -> Option<Format> {
+    let items: Vec<&serde_json::value::RawValue> = serde_json::from_str(text).ok()?;
+    let first: Sniff<'_> = serde_json::from_str(items.first()?.get()).ok()?;
+    if first.documents.is_some() {
+        return Some(Format::ResponseJson);
+    }
+    if first.role.is_some() && first.kind.as_deref() != Some("message") {
+        let messages: Vec<MessageSniff> = serde_json::from_str(text).ok()?;
+        return Some(history_format(&messages));
+    }
+    match provider_format(&first)? {
+        f @ (Format::AnthropicStream | Format::GeminiStream | Format::OpenaiStream) => Some(f),
         _ => None,
     }
 }
@@ -193,8 +352,17 @@ pub fn sse_format(event: &str, data: &str) -> Option<Format> {
         return Some(Format::DocumentSse);
     }
     let sniff: Sniff<'_> = serde_json::from_str(data).ok()?;
-    let kind = sniff.kind.as_deref()?;
-    DOC_EVENTS.contains(&kind).then_some(Format::DocumentSse)
+    if sniff
+        .kind
+        .as_deref()
+        .is_some_and(|k| DOC_EVENTS.contains(&k))
+    {
+        return Some(Format::DocumentSse);
+    }
+    match provider_format(&sniff)? {
+        f @ (Format::AnthropicStream | Format::GeminiStream | Format::OpenaiStream) => Some(f),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -2,10 +2,15 @@
 //! [`Event`](crate::normalize::Event)s. Adding a format is one module here, one variant
 //! of [`Format`] and one line of detection in [`detect`].
 
+mod anthropic;
+mod claude_code;
+mod common;
 mod cursor_cli;
 mod cursor_wrapper;
 pub mod detect;
 mod document_sse;
+mod gemini;
+mod openai;
 mod response_json;
 
 use std::fmt;
@@ -32,6 +37,24 @@ pub enum Format {
     CursorJson,
     /// The Python wrapper's event variant of the Cursor CLI stream (seed 004).
     CursorWrapper,
+    /// An Anthropic message history (seed 002): an array of messages, a request with
+    /// `messages`, or one response `message`.
+    AnthropicMessages,
+    /// Anthropic's streamed events (`message_start` … `message_stop`), as SSE, NDJSON
+    /// or a JSON array.
+    AnthropicStream,
+    /// An OpenAI Chat Completions history (seed 002): an array of messages, a request
+    /// with `messages`, or one `chat.completion`.
+    OpenaiMessages,
+    /// OpenAI `chat.completion.chunk`s, as SSE (ending with `[DONE]`) or NDJSON.
+    OpenaiStream,
+    /// Gemini `streamGenerateContent` events (seed 002), as SSE, NDJSON or a JSON array.
+    GeminiStream,
+    /// Claude Code `--output-format stream-json` lines.
+    ClaudeCodeStreamJson,
+    /// A saved Claude Code transcript (`~/.claude/projects/…/*.jsonl`), or saved
+    /// stream-json messages.
+    ClaudeCodeTranscript,
 }
 
 /// How a format's bytes are cut into payloads.
@@ -53,6 +76,13 @@ impl Format {
         "cursor-stream-json",
         "cursor-json",
         "cursor-wrapper",
+        "anthropic-messages",
+        "anthropic-stream",
+        "openai-messages",
+        "openai-stream",
+        "gemini-stream",
+        "claude-code-stream-json",
+        "claude-code-transcript",
     ];
 
     /// The format's name (`cursor-stream-json` …).
@@ -63,6 +93,13 @@ impl Format {
             Format::CursorStreamJson => "cursor-stream-json",
             Format::CursorJson => "cursor-json",
             Format::CursorWrapper => "cursor-wrapper",
+            Format::AnthropicMessages => "anthropic-messages",
+            Format::AnthropicStream => "anthropic-stream",
+            Format::OpenaiMessages => "openai-messages",
+            Format::OpenaiStream => "openai-stream",
+            Format::GeminiStream => "gemini-stream",
+            Format::ClaudeCodeStreamJson => "claude-code-stream-json",
+            Format::ClaudeCodeTranscript => "claude-code-transcript",
         }
     }
 
@@ -78,20 +115,44 @@ impl Format {
             .ok_or_else(|| Error::UnknownFormat(name.to_owned()))
     }
 
-    const ALL: [Format; 5] = [
+    const ALL: [Format; 12] = [
         Format::DocumentSse,
         Format::ResponseJson,
         Format::CursorStreamJson,
         Format::CursorJson,
         Format::CursorWrapper,
+        Format::AnthropicMessages,
+        Format::AnthropicStream,
+        Format::OpenaiMessages,
+        Format::OpenaiStream,
+        Format::GeminiStream,
+        Format::ClaudeCodeStreamJson,
+        Format::ClaudeCodeTranscript,
     ];
 
-    /// How this format is framed when named by the caller.
+    /// How this format is usually framed.
     pub fn framing(self) -> Framing {
         match self {
             Format::DocumentSse => Framing::Sse,
             Format::ResponseJson | Format::CursorJson => Framing::Values,
             Format::CursorStreamJson | Format::CursorWrapper => Framing::Lines,
+            Format::AnthropicMessages | Format::OpenaiMessages => Framing::Values,
+            Format::AnthropicStream | Format::OpenaiStream | Format::GeminiStream => Framing::Sse,
+            Format::ClaudeCodeStreamJson | Format::ClaudeCodeTranscript => Framing::Lines,
+        }
+    }
+
+    /// The framing used when the caller names this format: `None` for formats that
+    /// come in several framings (SSE, NDJSON, a JSON array), which are then detected
+    /// from the first bytes as usual.
+    pub fn named_framing(self) -> Option<Framing> {
+        match self {
+            Format::AnthropicStream
+            | Format::OpenaiStream
+            | Format::GeminiStream
+            | Format::ClaudeCodeStreamJson
+            | Format::ClaudeCodeTranscript => None,
+            other => Some(other.framing()),
         }
     }
 
@@ -103,6 +164,13 @@ impl Format {
             Format::CursorStreamJson | Format::CursorJson | Format::CursorWrapper => {
                 Box::new(cursor_cli::CursorCli::default())
             }
+            Format::AnthropicMessages => Box::new(anthropic::Messages),
+            Format::AnthropicStream => Box::new(anthropic::Stream::default()),
+            Format::OpenaiMessages => Box::new(openai::Messages),
+            Format::OpenaiStream => Box::new(openai::Stream::default()),
+            Format::GeminiStream => Box::new(gemini::GeminiStream::default()),
+            Format::ClaudeCodeStreamJson => Box::new(claude_code::ClaudeCode::default()),
+            Format::ClaudeCodeTranscript => Box::new(claude_code::ClaudeCode::transcript()),
         }
     }
 }

@@ -58,6 +58,7 @@ pub(crate) fn kind_of(name: &str) -> ToolKind {
         | "strreplaceeditor"
         | "replace"
         | "editnotebook"
+        | "notebookedit"
         | "strreplacebasededittool" => ToolKind::Edit,
         "write" | "writefile" | "createfile" => ToolKind::Write,
         "deletefile" | "delete" | "removefile" => ToolKind::Delete,
@@ -497,9 +498,11 @@ mod tests {
         }
         assert_eq!(kind_of("create_plan"), ToolKind::Plan);
         assert_eq!(kind_of("createPlanToolCall"), ToolKind::Plan);
+        assert_eq!(kind_of("NotebookEdit"), ToolKind::Edit);
         for n in [
             "read_file",
             "readToolCall",
+            "ExitPlanMode",
             "Grep",
             "mcpToolCall",
             "toolcall",

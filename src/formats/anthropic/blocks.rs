@@ -1,0 +1,248 @@
+//! Anthropic content blocks to normalised events: the one mapping shared by message
+//! histories, whole blocks in the stream, and Claude Code's messages.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::model::{Attachment, CallStatus};
+use crate::normalize::{Event, Normalizer, ToolOutcome};
+
+/// One content block, flat: every field any block type uses.
+#[derive(Deserialize, Default)]
+pub(in crate::formats) struct Block<'a> {
+    #[serde(rename = "type", borrow, default)]
+    pub kind: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub text: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    pub thinking: Option<Cow<'a, str>>,
+    #[serde(default)]
+    pub signature: Option<String>,
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub input: Option<Value>,
+    #[serde(default)]
+    pub tool_use_id: Option<String>,
+    #[serde(default)]
+    pub content: Option<Value>,
+    #[serde(default)]
+    pub is_error: Option<bool>,
+    #[serde(default)]
+    pub title: Option<String>,
+}
+
+/// A message's `content`: a string, or blocks.
+pub(in crate::formats) enum Content<'a> {
+    /// Plain text.
+    Text(Cow<'a, str>),
+    /// Content blocks.
+    Blocks(Vec<Block<'a>>),
+}
+
+impl<'a> Content<'a> {
+    /// Reads `content` kept raw (`null` or absent is no content).
+    pub fn parse(raw: Option<&'a RawValue>) -> Result<Content<'a>, serde_json::Error> {
+        let Some(raw) = raw else {
+            return Ok(Content::Blocks(Vec::new()));
+        };
+        match raw.get().trim_start().as_bytes().first() {
+            Some(b'"') => serde_json::from_str(raw.get()).map(Content::Text),
+            Some(b'n') => Ok(Content::Blocks(Vec::new())),
+            _ => serde_json::from_str(raw.get()).map(Content::Blocks),
+        }
+    }
+}
+
+/// Who wrote a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(in crate::formats) enum Role {
+    /// The person (and the tool results sent back for the model).
+    User,
+    /// The model.
+    Assistant,
+}
+
+impl Role {
+    /// `user`, `assistant`; anything else (`system`) is `None`.
+    pub fn parse(role: &str) -> Option<Role> {
+        match role {
+            "user" | "human" => Some(Role::User),
+            "assistant" | "model" => Some(Role::Assistant),
+            _ => None,
+        }
+    }
+}
+
+/// Applies one message's content. `tool_use_result` is Claude Code's structured result
+/// for a message carrying a single `tool_result` (stdout and stderr apart …); it is used
+/// as the result's data when it is an object and the result is not an error.
+pub(in crate::formats) fn apply_content(
+    role: Role,
+    content: Content<'_>,
+    tool_use_result: Option<Value>,
+    n: &mut Normalizer,
+) {
+    match (role, content) {
+        (Role::User, Content::Text(text)) => n.apply(Event::UserPrompt {
+            text,
+            attachments: Vec::new(),
+        }),
+        (Role::Assistant, Content::Text(text)) => {
+            if !text.is_empty() {
+                n.apply(Event::Text(text));
+            }
+        }
+        (Role::Assistant, Content::Blocks(blocks)) => {
+            blocks.into_iter().for_each(|b| assistant_block(b, n));
+        }
+        (Role::User, Content::Blocks(blocks)) => user_blocks(blocks, tool_use_result, n),
+    }
+}
+
+/// The user's blocks: tool results go back to their calls; text, images and documents
+/// make the prompt.
+fn user_blocks(blocks: Vec<Block<'_>>, tool_use_result: Option<Value>, n: &mut Normalizer) {
+    let results = blocks.iter().filter(|b| is_tool_result(&b.kind)).count();
+    let mut extra = tool_use_result.filter(|v| v.is_object() && results == 1);
+    let mut prompt = String::new();
+    let mut attachments = Vec::new();
+    let mut has_prompt = false;
+    for b in blocks {
+        match b.kind.as_ref() {
+            "text" => {
+                if has_prompt {
+                    prompt.push_str("\n\n");
+                }
+                prompt.push_str(b.text.as_deref().unwrap_or_default());
+                has_prompt = true;
+            }
+            "image" | "document" => {
+                attachments.push(Attachment {
+                    kind: b.kind.into_owned(),
+                    path: b.title,
+                    ..Attachment::default()
+                });
+                has_prompt = true;
+            }
+            kind if is_tool_result(kind) => tool_result(b, extra.take(), n),
+            _ => n.apply(Event::Unknown),
+        }
+    }
+    if has_prompt {
+        n.apply(Event::UserPrompt {
+            text: Cow::Owned(prompt),
+            attachments,
+        });
+    }
+}
+
+fn is_tool_result(kind: &str) -> bool {
+    kind.ends_with("tool_result")
+}
+
+/// One block of the model's output.
+pub(in crate::formats) fn assistant_block(b: Block<'_>, n: &mut Normalizer) {
+    match b.kind.as_ref() {
+        "text" => {
+            if let Some(text) = b.text.filter(|t| !t.is_empty()) {
+                n.apply(Event::Text(text));
+            }
+        }
+        "thinking" => {
+            let text = b.thinking.unwrap_or_default();
+            let signature = b.signature.filter(|s| !s.is_empty());
+            if text.is_empty() && signature.is_none() {
+                return; // an empty thinking block says nothing
+            }
+            if !text.is_empty() {
+                n.apply(Event::Thinking(text));
+            }
+            n.apply(Event::ThinkingEnd {
+                signature,
+                redacted: false,
+            });
+        }
+        "redacted_thinking" => n.apply(Event::ThinkingEnd {
+            signature: None,
+            redacted: true,
+        }),
+        "tool_use" | "server_tool_use" | "mcp_tool_use" => n.apply(Event::ToolStart {
+            call_id: b.id.unwrap_or_default(),
+            name: b.name.unwrap_or_else(|| "tool".to_owned()),
+            args: b.input.unwrap_or(Value::Object(Default::default())),
+            doc_id: None,
+        }),
+        kind if is_tool_result(kind) => tool_result(b, None, n),
+        _ => n.apply(Event::Unknown),
+    }
+}
+
+/// A `tool_result` (or a server tool's `*_tool_result`): the end of its call.
+fn tool_result(b: Block<'_>, extra: Option<Value>, n: &mut Normalizer) {
+    let failed = b.is_error == Some(true);
+    let data = match extra {
+        Some(extra) if !failed => extra,
+        _ => result_data(b.content),
+    };
+    n.apply(Event::ToolEnd {
+        call_id: b.tool_use_id.unwrap_or_default(),
+        name: None,
+        args: None,
+        outcome: ToolOutcome {
+            status: if failed {
+                CallStatus::Error
+            } else {
+                CallStatus::Success
+            },
+            data,
+        },
+        duration_ms: None,
+    });
+}
+
+/// A result's content: a string as it is; text blocks joined into one string; other
+/// blocks (images …) kept whole.
+fn result_data(content: Option<Value>) -> Value {
+    match content {
+        None | Some(Value::Null) => Value::String(String::new()),
+        Some(Value::Array(items)) => {
+            let texts: Option<Vec<&str>> = items
+                .iter()
+                .map(|i| {
+                    (i.get("type").and_then(Value::as_str) == Some("text"))
+                        .then(|| i.get("text").and_then(Value::as_str))
+                        .flatten()
+                })
+                .collect();
+            match texts {
+                Some(texts) => Value::String(texts.join("\n")),
+                None => Value::Array(items),
+            }
+        }
+        Some(other) => other,
+    }
+}
+
+/// One message: `role` and `content`, and for a response message its `id`, `model`,
+/// `stop_reason` and `usage`.
+#[derive(Deserialize, Default)]
+pub(in crate::formats) struct Message<'a> {
+    #[serde(borrow, default)]
+    pub role: Cow<'a, str>,
+    #[serde(borrow, default)]
+    pub content: Option<&'a RawValue>,
+    #[serde(default)]
+    pub id: Option<String>,
+    #[serde(default)]
+    pub model: Option<String>,
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+    #[serde(default)]
+    pub usage: Option<super::super::cursor_cli::WireUsage>,
+}

@@ -1,0 +1,236 @@
+//! Claude Code: `--output-format stream-json` lines (`system`/`init`, `assistant` with
+//! an Anthropic message, `user` with `tool_result` blocks and `tool_use_result`,
+//! `stream_event` with Anthropic's streamed events when partial messages are on,
+//! `result`), and the saved transcript (`~/.claude/projects/…/*.jsonl`: `user` and
+//! `assistant` lines with `message`, `uuid`, `parentUuid`, `timestamp`,
+//! `toolUseResult`; `summary` and other bookkeeping lines).
+//!
+//! Content blocks go through the Anthropic mapping; tool names (`Bash`, `Edit`,
+//! `TodoWrite` …) map to documents in the normaliser. One prompt and what follows it,
+//! until `result` (or, in a transcript, the next prompt or the end), is one response.
+//! Lines of a sub-agent (`isSidechain`) are left out: its work comes back as the
+//! `Task` call's result.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::anthropic::blocks::{Content, Message, Role, apply_content};
+use super::anthropic::stream::Stream;
+use super::common::end_open_response;
+use super::cursor_cli::WireUsage;
+use super::{Adapter, Payload, json_error, parse};
+use crate::error::codes;
+use crate::model::Usage;
+use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo};
+
+/// One line, flat; the stream's snake_case and the transcript's camelCase both read.
+#[derive(Deserialize)]
+struct Line<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Cow<'a, str>,
+    #[serde(borrow, default)]
+    subtype: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    message: Option<Message<'a>>,
+    #[serde(default, alias = "sessionId")]
+    session_id: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(default)]
+    timestamp: Option<String>,
+    #[serde(default, alias = "toolUseResult")]
+    tool_use_result: Option<Value>,
+    #[serde(default, rename = "isSidechain")]
+    is_sidechain: bool,
+    #[serde(borrow, default)]
+    event: Option<&'a RawValue>,
+    #[serde(default)]
+    result: Option<Value>,
+    #[serde(default)]
+    is_error: Option<bool>,
+    #[serde(default)]
+    duration_ms: Option<u64>,
+    #[serde(default)]
+    duration_api_ms: Option<u64>,
+    #[serde(default, alias = "requestId")]
+    request_id: Option<String>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+    #[serde(default)]
+    errors: Option<Value>,
+}
+
+/// The adapter's state.
+#[derive(Default)]
+pub(in crate::formats) struct ClaudeCode {
+    /// A saved transcript: its last response ends with the input.
+    transcript: bool,
+    /// Anthropic events of the message being streamed (`stream_event` lines).
+    partial: Option<Stream>,
+    /// Messages already streamed as events, whose consolidated line repeats them.
+    streamed: HashSet<String>,
+}
+
+impl ClaudeCode {
+    /// The adapter for saved transcripts.
+    pub(in crate::formats) fn transcript() -> ClaudeCode {
+        ClaudeCode {
+            transcript: true,
+            ..ClaudeCode::default()
+        }
+    }
+}
+
+impl Adapter for ClaudeCode {
+    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+        let Some(line) = parse::<Line<'_>>(&p, n) else {
+            return;
+        };
+        if line.is_sidechain {
+            return;
+        }
+        match line.kind.as_ref() {
+            "system" => {
+                if line.subtype.as_deref() == Some("init") {
+                    n.apply(Event::Session(SessionInfo {
+                        conversation_id: line.session_id,
+                        model: line.model,
+                        cwd: line.cwd,
+                        ..SessionInfo::default()
+                    }));
+                }
+            }
+            "assistant" => self.assistant(line, &p, n),
+            "user" => {
+                let Some(m) = line.message else {
+                    return n.apply(Event::Unknown);
+                };
+                match Content::parse(m.content) {
+                    Ok(c) => apply_content(Role::User, c, line.tool_use_result, n),
+                    Err(e) => n.apply(Event::Error(json_error(&e, &p))),
+                }
+            }
+            "stream_event" => {
+                let Some(raw) = line.event else {
+                    return n.apply(Event::Unknown);
+                };
+                let stream = self.partial.get_or_insert_with(Stream::nested);
+                stream.event(
+                    Payload {
+                        text: raw.get(),
+                        ..p
+                    },
+                    n,
+                );
+                if let Some(id) = stream.message_id() {
+                    if !self.streamed.contains(id) {
+                        self.streamed.insert(id.to_owned());
+                    }
+                }
+            }
+            "result" => result(line, n),
+            // Bookkeeping with nothing to show.
+            "summary" | "file-history-snapshot" | "queue-operation" => {}
+            _ => n.apply(Event::Unknown),
+        }
+    }
+
+    fn finish(&mut self, n: &mut Normalizer) {
+        if self.transcript {
+            end_open_response(n);
+        }
+    }
+}
+
+impl ClaudeCode {
+    fn assistant(&mut self, line: Line<'_>, p: &Payload<'_>, n: &mut Normalizer) {
+        let Some(mut m) = line.message else {
+            return n.apply(Event::Unknown);
+        };
+        if m.id.as_ref().is_some_and(|id| self.streamed.contains(id)) {
+            return; // its events came first (partial messages)
+        }
+        n.apply(Event::Session(SessionInfo {
+            conversation_id: line.session_id,
+            response_id: m.id.take(),
+            model: m.model.take(),
+            cwd: line.cwd,
+            created: line.timestamp,
+            ..SessionInfo::default()
+        }));
+        let usage = m.usage.take().map(Usage::from);
+        let stop_reason = m.stop_reason.take();
+        match Content::parse(m.content) {
+            Ok(c) => apply_content(Role::Assistant, c, None, n),
+            Err(e) => n.apply(Event::Error(json_error(&e, p))),
+        }
+        if stop_reason.is_some() || line.request_id.is_some() {
+            n.apply(Event::ResponseMeta {
+                duration_ms: None,
+                duration_api_ms: None,
+                request_id: line.request_id,
+                stop_reason,
+            });
+        }
+        if let Some(u) = usage {
+            n.apply(Event::Usage(u));
+        }
+    }
+}
+
+/// The final `result`: timings, usage, the text, and the end of the response.
+fn result(line: Line<'_>, n: &mut Normalizer) {
+    n.apply(Event::Session(SessionInfo {
+        conversation_id: line.session_id,
+        ..SessionInfo::default()
+    }));
+    n.apply(Event::ResponseMeta {
+        duration_ms: line.duration_ms,
+        duration_api_ms: line.duration_api_ms,
+        request_id: None,
+        stop_reason: None,
+    });
+    if let Some(u) = line.usage {
+        n.apply(Event::Usage(u.into()));
+    }
+    let text = match line.result {
+        Some(Value::String(s)) => Some(s),
+        _ => None,
+    };
+    let failed =
+        line.is_error == Some(true) || line.subtype.as_deref().is_some_and(|s| s != "success");
+    if failed {
+        let message = text
+            .filter(|t| !t.is_empty())
+            .or_else(|| {
+                let errors = line.errors.as_ref()?.as_array()?;
+                let texts: Vec<&str> = errors.iter().filter_map(Value::as_str).collect();
+                (!texts.is_empty()).then(|| texts.join("\n"))
+            })
+            .unwrap_or_else(|| {
+                format!(
+                    "Claude Code reported an error ({}).",
+                    line.subtype.as_deref().unwrap_or("error")
+                )
+            });
+        n.apply(Event::Done {
+            error: Some(ErrorInfo {
+                code: codes::AGENT_ERROR.to_owned(),
+                source: "agent".to_owned(),
+                details: message.clone(),
+                message,
+            }),
+        });
+        return;
+    }
+    if let Some(text) = text {
+        n.apply(Event::FinalText(Cow::Owned(text)));
+    }
+    n.apply(Event::Done { error: None });
+}

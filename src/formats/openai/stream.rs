@@ -1,0 +1,288 @@
+//! Streamed `chat.completion.chunk`s: `delta.content`, `delta.reasoning_content` (or
+//! `reasoning`), `delta.tool_calls` pieces accumulated by `index` (a later piece never
+//! replaces a name or id with an empty one; arguments are JSON text parsed when the call
+//! is complete), `finish_reason`, a usage chunk with no choices, and `[DONE]`.
+//!
+//! The response ends at `[DONE]`; a stream whose choice finished but that has no
+//! `[DONE]` (NDJSON captures) ends with the input. Only choice 0 is shown.
+
+use std::borrow::Cow;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::WireUsage;
+use crate::formats::common::{is_done_sentinel, iso8601, provider_error, tool_input};
+use crate::formats::{Adapter, Location, Payload, parse};
+use crate::normalize::{Event, Normalizer, SessionInfo};
+
+#[derive(Deserialize)]
+struct Chunk<'a> {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    created: Option<u64>,
+    #[serde(borrow, default)]
+    choices: Option<Vec<Choice<'a>>>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct Choice<'a> {
+    #[serde(default)]
+    index: u64,
+    #[serde(borrow, default)]
+    delta: Option<Delta<'a>>,
+    #[serde(default)]
+    finish_reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(borrow, default)]
+    content: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    reasoning_content: Option<Cow<'a, str>>,
+    #[serde(default)]
+    reasoning: Option<Value>,
+    #[serde(borrow, default)]
+    refusal: Option<Cow<'a, str>>,
+    #[serde(default)]
+    tool_calls: Option<Vec<Piece<'a>>>,
+}
+
+/// A piece of a tool call.
+#[derive(Deserialize)]
+struct Piece<'a> {
+    #[serde(default)]
+    index: Option<u64>,
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(borrow, default)]
+    function: Option<FunctionPiece<'a>>,
+}
+
+#[derive(Deserialize)]
+struct FunctionPiece<'a> {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(borrow, default)]
+    arguments: Option<Cow<'a, str>>,
+}
+
+/// A tool call being accumulated.
+struct Call {
+    index: u64,
+    id: String,
+    name: String,
+    arguments: String,
+    /// Its `ToolStart` has been applied.
+    started: bool,
+}
+
+/// The stream's state.
+#[derive(Default)]
+pub(in crate::formats) struct Stream {
+    /// A response is open (started and not yet ended).
+    open: bool,
+    /// Choice 0 finished (`finish_reason`).
+    finished: bool,
+    id: Option<String>,
+    calls: Vec<Call>,
+    /// Where the last payload was, for errors found at the end.
+    last_at: Option<Location>,
+}
+
+impl Adapter for Stream {
+    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+        self.last_at = Some(p.at);
+        if is_done_sentinel(p.text) {
+            self.complete_calls(Some(p.at), n);
+            if self.open {
+                n.apply(Event::Done { error: None });
+            }
+            self.open = false;
+            self.finished = false;
+            return;
+        }
+        let Some(chunk) = parse::<Chunk<'_>>(&p, n) else {
+            return;
+        };
+        if let Some(error) = &chunk.error {
+            self.complete_calls(Some(p.at), n);
+            n.apply(Event::Done {
+                error: Some(provider_error(error, &p.at)),
+            });
+            self.open = false;
+            return;
+        }
+        self.chunk(chunk, &p, n);
+    }
+
+    fn finish(&mut self, n: &mut Normalizer) {
+        if self.finished {
+            self.complete_calls(self.last_at, n);
+            if self.open {
+                n.apply(Event::Done { error: None });
+            }
+        } else {
+            // Cut off: keep what the calls received; the normaliser reports the cut.
+            self.complete_calls(None, n);
+        }
+    }
+}
+
+impl Stream {
+    fn chunk(&mut self, chunk: Chunk<'_>, p: &Payload<'_>, n: &mut Normalizer) {
+        let choices = chunk.choices.unwrap_or_default();
+        let new_id = chunk.id.is_some() && chunk.id != self.id;
+        if self.open && self.finished && new_id && !choices.is_empty() {
+            // A finished response followed by another one.
+            self.complete_calls(Some(p.at), n);
+            n.apply(Event::Done { error: None });
+            self.open = false;
+        }
+        if !self.open {
+            self.open = true;
+            self.finished = false;
+            self.id.clone_from(&chunk.id);
+            n.apply(Event::ResponseStart(SessionInfo {
+                response_id: chunk.id,
+                model: chunk.model,
+                created: chunk.created.map(iso8601),
+                ..SessionInfo::default()
+            }));
+        }
+        for choice in choices.into_iter().filter(|c| c.index == 0) {
+            if let Some(d) = choice.delta {
+                self.delta(d, n);
+            }
+            if let Some(reason) = choice.finish_reason {
+                self.complete_calls(Some(p.at), n);
+                self.finished = true;
+                n.apply(Event::ResponseMeta {
+                    duration_ms: None,
+                    duration_api_ms: None,
+                    request_id: None,
+                    stop_reason: Some(reason),
+                });
+            }
+        }
+        if let Some(u) = chunk.usage {
+            n.apply(Event::Usage(u.into()));
+        }
+    }
+
+    fn delta(&mut self, d: Delta<'_>, n: &mut Normalizer) {
+        let reasoning = d.reasoning_content.or_else(|| {
+            d.reasoning
+                .as_ref()?
+                .as_str()
+                .map(|s| Cow::Owned(s.to_owned()))
+        });
+        if let Some(text) = reasoning.filter(|t| !t.is_empty()) {
+            n.apply(Event::Thinking(text));
+        }
+        if let Some(text) = d.content.filter(|t| !t.is_empty()) {
+            n.apply(Event::Text(text));
+        }
+        if let Some(text) = d.refusal.filter(|t| !t.is_empty()) {
+            n.apply(Event::Text(text));
+        }
+        for piece in d.tool_calls.unwrap_or_default() {
+            self.piece(piece, n);
+        }
+    }
+
+    /// Adds a piece to the call with its `index`.
+    fn piece(&mut self, piece: Piece<'_>, n: &mut Normalizer) {
+        let index = piece.index.unwrap_or_else(|| {
+            // No index: a new id is a new call, anything else continues the last one.
+            let known = |id: &String| self.calls.iter().any(|c| &c.id == id);
+            match (&piece.id, self.calls.last()) {
+                (Some(id), Some(last)) if !id.is_empty() && !known(id) => last.index + 1,
+                (_, Some(last)) => last.index,
+                (_, None) => 0,
+            }
+        });
+        let at = match self.calls.iter().position(|c| c.index == index) {
+            Some(at) => at,
+            None => {
+                self.calls.push(Call {
+                    index,
+                    id: String::new(),
+                    name: String::new(),
+                    arguments: String::new(),
+                    started: false,
+                });
+                self.calls.len() - 1
+            }
+        };
+        let call = &mut self.calls[at];
+        if let Some(id) = piece.id.filter(|s| !s.is_empty()) {
+            if !call.started {
+                call.id = id;
+            }
+        }
+        if let Some(f) = piece.function {
+            if let Some(name) = f.name.filter(|s| !s.is_empty()) {
+                if !call.started {
+                    call.name = name;
+                }
+            }
+            if let Some(args) = f.arguments {
+                call.arguments.push_str(&args);
+            }
+        }
+        if !call.started && !call.name.is_empty() {
+            start(call, n);
+        }
+    }
+
+    /// The calls are complete: each gets its parsed arguments. Without a location
+    /// (a cut-off stream) arguments that are not JSON are kept as text, unreported.
+    fn complete_calls(&mut self, at: Option<Location>, n: &mut Normalizer) {
+        for mut c in std::mem::take(&mut self.calls) {
+            start(&mut c, n);
+            if c.arguments.trim().is_empty() {
+                continue;
+            }
+            let args = match &at {
+                Some(at) => tool_input(&c.arguments, &c.id, &c.name, at, n),
+                None => serde_json::from_str(&c.arguments)
+                    .unwrap_or_else(|_| Value::String(c.arguments.clone())),
+            };
+            n.apply(Event::ToolArgs {
+                call_id: c.id,
+                args,
+            });
+        }
+    }
+}
+
+/// Applies a call's start, once. A call without an id gets one from its index; a
+/// call that never got a name is started when it completes, as `tool`.
+fn start(c: &mut Call, n: &mut Normalizer) {
+    if c.started {
+        return;
+    }
+    c.started = true;
+    if c.id.is_empty() {
+        c.id = format!("call_{}", c.index);
+    }
+    n.apply(Event::ToolStart {
+        call_id: c.id.clone(),
+        name: if c.name.is_empty() {
+            "tool".to_owned()
+        } else {
+            c.name.clone()
+        },
+        args: Value::Object(Default::default()),
+        doc_id: None,
+    });
+}
