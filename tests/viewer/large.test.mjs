@@ -1,0 +1,85 @@
+// A generated 50 MB Cursor stream-json transcript: the progress bar advances, the page
+// answers input and scrolls while it loads, loading can be cancelled, and the whole
+// transcript ends up shown with its outline.
+import { assert, openViewer, settled } from './lib.mjs';
+
+/** Samples the progress bar and the page's answer time until the load is over. */
+async function watchLoad(page, { clickAt } = {}) {
+  const values = [];
+  const answers = [];
+  let clicked = null;
+  for (;;) {
+    const t0 = Date.now();
+    const s = await page.evaluate(() => ({
+      state: document.body.dataset.state,
+      value: document.getElementById('progress').value,
+      max: document.getElementById('progress').max,
+    }));
+    answers.push(Date.now() - t0);
+    if (s.state !== 'loading') return { values, answers, clicked, state: s.state, max: s.max };
+    values.push(s.value);
+    if (clickAt && clicked === null && s.value > clickAt * s.max) {
+      // A click handled while loading: the filter box toggles, and the page scrolls.
+      const c0 = Date.now();
+      await page.click('#show-thinking', { timeout: 2000 });
+      const checked = await page.isChecked('#show-thinking');
+      await page.mouse.wheel(0, 600);
+      const scrolled = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(window.scrollY))));
+      clicked = { ms: Date.now() - c0, checked, scrolled };
+    }
+    await page.waitForTimeout(100);
+  }
+}
+
+export const tests = [
+  {
+    name: '50 MB loads with an advancing progress bar while the page answers input',
+    timeout: 150_000,
+    async run({ page, base, large }) {
+      await openViewer(page, base);
+      await page.setInputFiles('#file', large.path);
+      await page.waitForSelector('#loading:not([hidden])');
+      const w = await watchLoad(page, { clickAt: 0.2 });
+      assert.equal(w.state, 'loaded', 'load finished');
+      assert.equal(w.max, large.bytes, 'progress maximum is the file size');
+      const distinct = new Set(w.values.filter((v) => v > 0));
+      assert.ok(distinct.size >= 5, `progress advanced in steps: ${[...distinct].length} values`);
+      for (let i = 1; i < w.values.length; i++) assert.ok(w.values[i] >= w.values[i - 1], 'progress never goes back');
+      // The page answered every probe quickly while loading.
+      const worst = Math.max(...w.answers);
+      assert.ok(worst < 1000, `page answered within 1 s (worst ${worst} ms; all ${w.answers.join(',')})`);
+      assert.ok(w.clicked, 'a click was made while loading');
+      assert.equal(w.clicked.checked, false, 'the click was handled while loading');
+      assert.ok(w.clicked.ms < 2000, `click and scroll answered in ${w.clicked.ms} ms`);
+      assert.ok(w.clicked.scrolled > 0, 'the page scrolled while loading');
+      // Everything arrived: the outline has every prompt.
+      const { turns, outline, text } = await page.evaluate(() => ({
+        turns: document.getElementById('view').shadowRoot.querySelectorAll('.ds-turn.ds-user').length,
+        outline: document.querySelectorAll('#outline-list > li').length,
+        text: document.getElementById('progress-text').textContent,
+      }));
+      assert.ok(turns > 100, `user turns: ${turns}`);
+      assert.equal(outline, turns, 'one outline entry per prompt');
+      assert.match(text, /50\.0 MB of 50\.0 MB/);
+    },
+  },
+  {
+    name: 'cancel stops the load and keeps what was read',
+    timeout: 60_000,
+    async run({ page, base, large }) {
+      await openViewer(page, base, `?src=${encodeURIComponent(large.url)}`);
+      await page.waitForFunction(() => document.getElementById('progress').value > 2e6);
+      await page.click('#cancel');
+      assert.equal(await settled(page), 'cancelled');
+      const { value, status, turns } = await page.evaluate(() => ({
+        value: document.getElementById('progress').value,
+        status: document.getElementById('status').textContent,
+        turns: document.getElementById('view').shadowRoot.querySelectorAll('.ds-turn').length,
+      }));
+      assert.ok(value < 50 * 1048576 * 0.9, `stopped early at ${value}`);
+      assert.match(status, /cancelled after .* of 50\.0 MB/);
+      assert.ok(turns > 0, 'what was read stays shown');
+      assert.equal(await page.isHidden('#loading'), true);
+    },
+  },
+];
