@@ -42,6 +42,7 @@ async function* bodyChunks(response, keep) {
  * slices and rejects with its reason (what was read stays shown).
  */
 export async function feed(view, chunks, { signal, onProgress }) {
+  await view.ready; // the WebAssembly module; pushed chunks would queue until then
   view.clear();
   let read = 0;
   let sliceStart = performance.now();
@@ -64,19 +65,19 @@ export async function feed(view, chunks, { signal, onProgress }) {
 }
 
 /**
- * Opens a source: a Blob/File, a string, or a URL. Returns
+ * Opens a source: a Blob/File, `{ text }` or `{ url }`. Returns
  * `{ name, total, chunks, blob() }`: `total` is the byte count when known, `blob()`
  * gives the whole input afterwards (for replay and for telling formats apart).
  */
 export async function openSource(source, { signal } = {}) {
-  if (typeof source === 'string') {
-    const blob = new Blob([source]);
+  if (typeof source.text === 'string') {
+    const blob = new Blob([source.text]);
     return { name: 'pasted text', total: blob.size, chunks: blobChunks(blob), blob: () => blob };
   }
   if (source instanceof Blob) {
     return { name: source.name || 'file', total: source.size, chunks: blobChunks(source), blob: () => source };
   }
-  const url = new URL(source, location.href);
+  const url = new URL(source.url, location.href);
   const response = await fetch(url, { signal });
   if (!response.ok) throw new Error(`${url.href} answered ${response.status} ${response.statusText}`);
   const length = Number(response.headers.get('content-length'));

@@ -65,7 +65,7 @@ function setLoading(on) {
   for (const b of [ui.play, ui.scrub, ui.exportHtml, ui.exportJson]) b.disabled = on || !state.loaded;
 }
 
-/** Opens a File, a string or a URL and shows it. */
+/** Opens a File, `{ text }` or `{ url }` and shows it. */
 export async function open(source) {
   state.loading?.abort(new DOMException('replaced by another file', 'AbortError'));
   const controller = new AbortController();
@@ -193,7 +193,7 @@ ui.urlForm.addEventListener('submit', (e) => {
   const u = new URL(location.href);
   u.searchParams.set('src', url);
   history.replaceState(null, '', u);
-  open(url);
+  open({ url });
 });
 
 ui.pasteOpen.addEventListener('click', () => {
@@ -201,7 +201,7 @@ ui.pasteOpen.addEventListener('click', () => {
   ui.pasteDialog.showModal();
 });
 ui.pasteDialog.addEventListener('close', () => {
-  if (ui.pasteDialog.returnValue === 'load' && ui.pasteText.value) open(ui.pasteText.value);
+  if (ui.pasteDialog.returnValue === 'load' && ui.pasteText.value) open({ text: ui.pasteText.value });
 });
 
 document.addEventListener('paste', (e) => {
@@ -210,7 +210,7 @@ document.addEventListener('paste', (e) => {
   const file = e.clipboardData?.files?.[0];
   const text = e.clipboardData?.getData('text/plain');
   if (file) open(file);
-  else if (text) open(text);
+  else if (text) open({ text });
   else return;
   e.preventDefault();
 });
@@ -409,7 +409,7 @@ async function start() {
   const src = new URLSearchParams(location.search).get('src');
   if (src) {
     ui.url.value = src;
-    open(src);
+    open({ url: src });
   }
   document.documentElement.dataset.ready = 'true';
 }
