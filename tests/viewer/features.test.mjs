@@ -226,7 +226,8 @@ export const tests = [
       assert.doesNotMatch(html, /<script/i, 'no script');
       assert.match(html, /<style>[^]*\.ds-diff-added[^]*<\/style>/, 'styles inlined');
       assert.doesNotMatch(html, /<link /, 'nothing to fetch');
-      assert.doesNotMatch(html, /ds-thinking/, 'hidden thinking left out');
+      assert.doesNotMatch(html, /class="ds-doc ds-thinking"/, 'hidden thinking left out');
+      assert.match(html, /class="ds-doc ds-tool-call"/, 'shown parts kept');
       assert.match(html, /data-doc-id="doc_005"/);
 
       // The page stands alone: shown with JavaScript off, styled, dark as exported.

@@ -4,14 +4,25 @@
 /** Bytes read from a Blob at a time. */
 const READ = 1 << 20;
 /** Bytes pushed to the element at a time. */
-const PUSH = 128 << 10;
+const PUSH = 32 << 10;
 /** Work done before giving the page a turn, in milliseconds (under one frame). */
-const BUDGET = 12;
+const BUDGET = 16;
 
-/** Resolves on a later task, after the browser had a chance to handle input and paint. */
+/**
+ * Resolves on a later task, after the browser had a chance to handle input and paint.
+ * A plain task (a MessageChannel message), not `scheduler.yield()`: a yielded
+ * continuation runs before the page's other tasks, so those would starve while a large
+ * file loads; nor `setTimeout(0)`, which is clamped to 4 ms when chained.
+ */
 export function yieldToPage() {
-  if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(0);
+  });
 }
 
 /** Chunks of a Blob (a File, or text the viewer holds as a Blob). */

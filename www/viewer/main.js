@@ -162,8 +162,21 @@ async function afterLoad(summary) {
   }
   say(summary + detail);
   refresh();
-  if (state.blob.size <= 64 << 20) replay.setText(await state.blob.text());
+  // Replay needs the text split into lines; for a large file that waits until used.
+  state.replayReady = null;
+  if (state.blob.size <= 8 << 20) await ensureReplay();
+  else onReplay({ position: 0, length: 0, playing: false, time: 0 });
   setLoading(false);
+}
+
+/** Prepares replay from the loaded input (once per load). */
+function ensureReplay() {
+  const blob = state.blob;
+  if (!blob) return Promise.resolve();
+  state.replayReady ??= blob.text().then((text) => {
+    if (state.blob === blob) replay.setText(text);
+  });
+  return state.replayReady;
 }
 
 /** Outline, filter counts and search after the view changed. */
@@ -376,15 +389,20 @@ function onReplay({ position, length, playing, time }) {
     }, 250);
   }
 }
-ui.play.addEventListener('click', () => {
+ui.play.addEventListener('click', async () => {
   adoptViewSheet(view);
+  await ensureReplay();
   replay.toggle();
 });
+ui.scrub.addEventListener('focus', () => ensureReplay());
+ui.scrub.addEventListener('pointerdown', () => ensureReplay());
 ui.timing.addEventListener('change', () => replay.setTiming(ui.timing.value));
 ui.speed.addEventListener('change', () => replay.setSpeed(Number(ui.speed.value)));
-ui.scrub.addEventListener('input', () => {
+ui.scrub.addEventListener('input', async () => {
+  const to = Number(ui.scrub.value);
+  await ensureReplay();
   replay.pause();
-  replay.seek(Number(ui.scrub.value));
+  replay.seek(to);
 });
 replay.setTiming(ui.timing.value);
 replay.setSpeed(Number(ui.speed.value));
