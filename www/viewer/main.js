@@ -174,7 +174,10 @@ function ensureReplay() {
   const blob = state.blob;
   if (!blob) return Promise.resolve();
   state.replayReady ??= blob.text().then((text) => {
-    if (state.blob === blob) replay.setText(text);
+    if (state.blob === blob) {
+      replay.setText(text);
+      lastReplayPosition = replay.position;
+    }
   });
   return state.replayReady;
 }
@@ -182,7 +185,13 @@ function ensureReplay() {
 /** Outline, filter counts and search after the view changed. */
 function refresh() {
   adoptViewSheet(view);
+  // Rebuilding the outline keeps keyboard focus on the same entry.
+  const focused = ui.outlineList.contains(document.activeElement) ? document.activeElement.dataset : null;
   buildOutline(view, ui.outlineList, ui.outlineSummary);
+  if (focused) {
+    const sel = `button[data-turn="${focused.turn}"]${focused.doc ? `[data-doc="${CSS.escape(focused.doc)}"]` : ':not([data-doc])'}`;
+    ui.outlineList.querySelector(sel)?.focus();
+  }
   const root = view.shadowRoot;
   const n = (sel) => root?.querySelectorAll(sel).length ?? 0;
   $('count-thinking').textContent = `(${n('.ds-thinking')})`;
@@ -369,6 +378,7 @@ function clock(ms) {
   return `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
 }
 let outlineTimer = 0;
+let lastReplayPosition = -1;
 function onReplay({ position, length, playing, time }) {
   ui.play.textContent = playing ? 'Pause' : 'Play';
   ui.play.setAttribute('aria-pressed', String(playing));
@@ -382,7 +392,8 @@ function onReplay({ position, length, playing, time }) {
     replay.setTiming('fixed');
   }
   // The outline follows the replay, at most a few times a second.
-  if (!outlineTimer) {
+  if (position !== lastReplayPosition && !outlineTimer) {
+    lastReplayPosition = position;
     outlineTimer = setTimeout(() => {
       outlineTimer = 0;
       refresh();

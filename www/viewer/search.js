@@ -18,6 +18,8 @@ export class Search {
 
   /** Finds every match of `query` (case-insensitive) outside hidden parts. */
   run(query) {
+    // The same query again (after the view changed) keeps its place.
+    const keep = query === this.query ? this.current : -1;
     this.query = query;
     this.ranges = [];
     this.current = -1;
@@ -47,6 +49,7 @@ export class Search {
         }
       }
     }
+    this.current = Math.min(keep, this.ranges.length - 1);
     this.paint();
     return this.ranges.length;
   }
