@@ -167,6 +167,7 @@ export const tests = [
       const position = () => page.evaluate(() => Number(document.getElementById('scrub').value));
       assert.equal(await page.inputValue('#scrub'), String(lines), 'the scrubber starts at the end');
       assert.equal(await page.isDisabled('#timing option[value="stamps"]'), false, 'this format carries timestamps');
+      assert.equal(await page.inputValue('#timing'), 'stamps', 'timestamps are used when there are some');
 
       // Scrub to the start: nothing shown; to the middle: part of it.
       await page.fill('#scrub', '0');

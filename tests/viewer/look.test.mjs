@@ -114,12 +114,15 @@ export const tests = [
       await page.screenshot({ path: join(dir, 'viewer-dark.png') });
       await page.selectOption('#theme', 'light');
       await page.selectOption('#diff', 'split');
-      const edit = page.locator('docstream-view .ds-doc.ds-file-edit').first();
-      await edit.scrollIntoViewIfNeeded();
-      await edit.screenshot({ path: join(dir, 'viewer-diff.png') });
-      const plan = page.locator('docstream-view .ds-doc.ds-plan').first();
-      await plan.scrollIntoViewIfNeeded();
-      await plan.screenshot({ path: join(dir, 'viewer-plan.png') });
+      // A document with a margin around it.
+      const shoot = async (sel, name) => {
+        const el = page.locator(sel).first();
+        await el.scrollIntoViewIfNeeded();
+        const b = await el.boundingBox();
+        await page.screenshot({ path: join(dir, name), clip: { x: b.x - 12, y: b.y - 12, width: b.width + 24, height: b.height + 24 } });
+      };
+      await shoot('docstream-view .ds-doc.ds-file-edit', 'viewer-diff.png');
+      await shoot('docstream-view .ds-doc.ds-plan', 'viewer-plan.png');
     },
   },
 ];

@@ -154,8 +154,9 @@ async function afterLoad(summary) {
     if (state.blob.size <= 8 << 20) {
       const c = view.snapshot();
       if (c?.format) detail += ` · format ${c.format}`;
-      if (c?.stats?.unknownEvents) detail += ` · ${c.stats.unknownEvents} events not understood`;
-      if (c?.stats?.badEvents) detail += ` · ${c.stats.badEvents} bad events`;
+      const n = (k, word) => `${k} ${word}${k === 1 ? '' : 's'}`;
+      if (c?.stats?.unknownEvents) detail += ` · ${n(c.stats.unknownEvents, 'event')} not understood`;
+      if (c?.stats?.badEvents) detail += ` · ${n(c.stats.badEvents, 'bad event')}`;
     }
   } catch {
     /* the snapshot is only for the message */
@@ -378,6 +379,8 @@ function clock(ms) {
   return `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
 }
 let outlineTimer = 0;
+/** The timing the reader picked, if any. */
+let timingChosen = null;
 let lastReplayPosition = -1;
 function onReplay({ position, length, playing, time }) {
   ui.play.textContent = playing ? 'Pause' : 'Play';
@@ -386,10 +389,12 @@ function onReplay({ position, length, playing, time }) {
   ui.scrub.value = String(position);
   ui.scrub.setAttribute('aria-valuetext', `line ${position} of ${length}`);
   ui.scrubText.textContent = `${position}/${length} · ${clock(time)}`;
+  // Timestamps when the format carries them, unless the reader chose a fixed rate.
   ui.timing.options[0].disabled = !replay.hasStamps;
-  if (!replay.hasStamps && ui.timing.value === 'stamps') {
-    ui.timing.value = 'fixed';
-    replay.setTiming('fixed');
+  const timing = replay.hasStamps ? (timingChosen ?? 'stamps') : 'fixed';
+  if (ui.timing.value !== timing || replay.timing !== timing) {
+    ui.timing.value = timing;
+    replay.setTiming(timing);
   }
   // The outline follows the replay, at most a few times a second.
   if (position !== lastReplayPosition && !outlineTimer) {
@@ -407,7 +412,10 @@ ui.play.addEventListener('click', async () => {
 });
 ui.scrub.addEventListener('focus', () => ensureReplay());
 ui.scrub.addEventListener('pointerdown', () => ensureReplay());
-ui.timing.addEventListener('change', () => replay.setTiming(ui.timing.value));
+ui.timing.addEventListener('change', () => {
+  timingChosen = ui.timing.value;
+  replay.setTiming(ui.timing.value);
+});
 ui.speed.addEventListener('change', () => replay.setSpeed(Number(ui.speed.value)));
 ui.scrub.addEventListener('input', async () => {
   const to = Number(ui.scrub.value);

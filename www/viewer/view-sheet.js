@@ -23,6 +23,8 @@ export const VIEW_CSS = `
 .ds-doc:focus, .ds-turn:focus { outline: 2px solid var(--ds-link, #0969da); outline-offset: 2px; }
 .ds-doc.dsv-target, .ds-turn.dsv-target { animation: dsv-flash 1.2s ease-out; }
 @keyframes dsv-flash { from { box-shadow: 0 0 0 4px var(--ds-link, #0969da); } to { box-shadow: none; } }
+/* Side by side: the two text columns share the width (the shared sheet gives each 100%). */
+:host([diff="split"]) .ds-diff-split .ds-diff-text { width: 50%; }
 ::highlight(dsv-search) { background-color: #fff1a8; color: #1f2328; }
 ::highlight(dsv-search-current) { background-color: #ff9632; color: #1f2328; }
 ${filterRules}
