@@ -55,6 +55,11 @@ fn patched(input: &[u8], format: Format, cuts: &[usize]) -> (String, String) {
     stream.finish().unwrap();
     step(&mut stream);
     let one_shot = render_conversation(stream.conversation(), &RenderOptions::default());
+    assert_eq!(
+        view.html(),
+        page.html(),
+        "the view's own HTML is the patched page"
+    );
     (page.html(), one_shot)
 }
 

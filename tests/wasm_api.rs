@@ -1,67 +1,241 @@
 //! The JavaScript API, run as WebAssembly in Node (`cargo test --target
-//! wasm32-unknown-unknown --features wasm`): push, finish, errors, snapshot shape, and
-//! chunk invariance on a few fixtures.
+//! wasm32-unknown-unknown --features wasm`) and, through `wasm_browser.rs`, in headless
+//! Chromium: push and finish with their patches, applying the patches gives `html()`
+//! and the Rust renderer's HTML, chunk invariance on a few fixtures, options, errors
+//! with codes, snapshot shape, diff and plan views, progress text.
 #![cfg(all(target_arch = "wasm32", feature = "wasm"))]
 
+use docstream::render::labels::Locale;
+use docstream::render::patch::{PageModel, Patch};
+use docstream::render::{
+    DiffMode, RenderOptions, diff_view_by_id, plan_view_by_id, progress, render_conversation,
+};
 use docstream::wasm::JsDocStream;
-use js_sys::{Reflect, Uint8Array};
+use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
-const FIXTURES: [&[u8]; 3] = [
-    include_bytes!("fixtures/cursor-stream-json/tools.jsonl"),
+const TOOLS: &[u8] = include_bytes!("fixtures/cursor-stream-json/tools.jsonl");
+const FIXTURES: [&[u8]; 5] = [
+    TOOLS,
     include_bytes!("fixtures/cursor-stream-json/crlf_bom_error.jsonl"),
+    include_bytes!("fixtures/cursor-stream-json/fences.jsonl"),
     include_bytes!("fixtures/document-sse/stream.sse"),
+    include_bytes!("fixtures/response-json/response.json"),
 ];
 
 fn get(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &JsValue::from_str(key)).unwrap()
 }
 
-fn snapshot_json(chunks: &[&[u8]]) -> String {
-    let mut s = JsDocStream::new(None).unwrap();
-    for c in chunks {
-        s.push(Uint8Array::from(*c).into()).unwrap();
+fn code(err: &JsValue) -> Option<String> {
+    assert!(err.is_instance_of::<js_sys::Error>(), "{err:?} is an Error");
+    get(err, "code").as_string()
+}
+
+fn object(pairs: &[(&str, JsValue)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in pairs {
+        Reflect::set(&o, &JsValue::from_str(k), v).unwrap();
     }
+    o.into()
+}
+
+fn stringify(v: &JsValue) -> String {
+    js_sys::JSON::stringify(v).unwrap().as_string().unwrap()
+}
+
+/// The patches a call returned, read back into the Rust type (which checks their shape).
+fn patches(value: JsValue) -> Vec<Patch> {
+    assert!(Array::is_array(&value), "patches are an array");
+    serde_wasm_bindgen::from_value(value).expect("patches have the Patch shape")
+}
+
+/// The same input read by the Rust library directly.
+fn native(input: &[u8]) -> docstream::DocStream {
+    let mut s = docstream::DocStream::new(docstream::Options::default());
+    s.push(input).unwrap();
     s.finish().unwrap();
-    js_sys::JSON::stringify(&s.snapshot().unwrap())
-        .unwrap()
-        .as_string()
-        .unwrap()
+    s
+}
+
+/// Streams `input` in chunks of `size` through the binding, applying every patch to a
+/// page; returns the page's HTML, `html()` and the snapshot's JSON.
+fn streamed(input: &[u8], size: usize, options: Option<JsValue>) -> (String, String, String) {
+    let mut s = JsDocStream::new(options).unwrap();
+    let mut page = PageModel::new();
+    for c in input.chunks(size.max(1)) {
+        for p in patches(s.push(Uint8Array::from(c).into()).unwrap()) {
+            page.apply(&p);
+        }
+        assert_eq!(
+            page.html(),
+            s.html(),
+            "html() is the patched page after each push"
+        );
+    }
+    for p in patches(s.finish().unwrap()) {
+        page.apply(&p);
+    }
+    (page.html(), s.html(), stringify(&s.snapshot().unwrap()))
 }
 
 #[wasm_bindgen_test]
 fn snapshot_has_the_seed_shape() {
     let mut s = JsDocStream::new(None).unwrap();
-    s.push(JsValue::from_str(std::str::from_utf8(FIXTURES[0]).unwrap()))
+    s.push(JsValue::from_str(std::str::from_utf8(TOOLS).unwrap()))
         .unwrap();
     s.finish().unwrap();
     assert_eq!(s.format().as_deref(), Some("cursor-stream-json"));
     let snap = s.snapshot().unwrap();
-    let turns: js_sys::Array = get(&snap, "turns").dyn_into().unwrap();
+    let turns: Array = get(&snap, "turns").dyn_into().unwrap();
     let response = turns.get(1);
     assert_eq!(
         get(&response, "status").as_string().as_deref(),
         Some("completed")
     );
-    let doc = js_sys::Array::from(&get(&response, "documents")).get(0);
+    let doc = Array::from(&get(&response, "documents")).get(0);
     assert_eq!(get(&doc, "id").as_string().as_deref(), Some("doc_001"));
     assert_eq!(get(&doc, "sequence").as_f64(), Some(1.0));
     assert_eq!(
         get(&get(&response, "metadata"), "toolCallCount").as_f64(),
         Some(9.0)
     );
+    // Plain objects, equal to the Rust serialisation.
+    assert_eq!(
+        stringify(&snap),
+        serde_json::to_string(native(TOOLS).conversation()).unwrap()
+    );
 }
 
 #[wasm_bindgen_test]
-fn chunkings_give_the_same_snapshot() {
+fn patches_give_html_and_the_rust_rendering_for_every_chunking() {
     for input in FIXTURES {
-        let whole = snapshot_json(&[input]);
-        let bytes: Vec<&[u8]> = input.chunks(1).collect();
-        assert_eq!(snapshot_json(&bytes), whole);
-        let sevens: Vec<&[u8]> = input.chunks(7).collect();
-        assert_eq!(snapshot_json(&sevens), whole);
+        let one_shot = render_conversation(native(input).conversation(), &RenderOptions::default());
+        let (_, _, whole_snapshot) = streamed(input, input.len(), None);
+        for size in [input.len(), 1, 7, 64] {
+            let (page, html, snapshot) = streamed(input, size, None);
+            assert_eq!(page, html, "chunks of {size}: patches give html()");
+            assert_eq!(
+                html, one_shot,
+                "chunks of {size}: html() is the Rust rendering"
+            );
+            assert_eq!(snapshot, whole_snapshot, "chunks of {size}: same snapshot");
+        }
     }
+}
+
+#[wasm_bindgen_test]
+fn push_returns_the_patches_of_its_chunk() {
+    let mut s = JsDocStream::new(None).unwrap();
+    let line = r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Hello"}]}}"#;
+    let first = patches(s.push(JsValue::from_str(line)).unwrap());
+    assert!(first.is_empty(), "no line end yet: nothing to render");
+    let second = patches(s.push(JsValue::from_str("\n")).unwrap());
+    assert!(
+        matches!(second.first(), Some(Patch::InsertTurn { turn: 0, .. })),
+        "{second:?}"
+    );
+    assert!(
+        second
+            .iter()
+            .any(|p| matches!(p, Patch::InsertDocument { id, .. } if id == "doc_001")),
+        "{second:?}"
+    );
+    // The JS shape: `op` in snake case, then the fields.
+    let raw = s
+        .push(JsValue::from_str(
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":" world"}]}}
+"#,
+        ))
+        .unwrap();
+    let p = Array::from(&raw).get(0);
+    assert_eq!(get(&p, "op").as_string().as_deref(), Some("replace_tail"));
+    assert_eq!(get(&p, "turn").as_f64(), Some(0.0));
+    assert_eq!(get(&p, "index").as_f64(), Some(0.0));
+    assert_eq!(get(&p, "id").as_string().as_deref(), Some("doc_001"));
+    assert!(get(&p, "html").as_string().unwrap().contains("Hello world"));
+    // finish() marks the cut-off response and returns the patches saying so.
+    let last = patches(s.finish().unwrap());
+    assert!(
+        last.iter()
+            .any(|p| matches!(p, Patch::InsertDocument { html, .. } if html.contains("ds-error"))),
+        "{last:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn string_bytes_and_array_buffer_chunks_agree() {
+    let text = std::str::from_utf8(TOOLS).unwrap();
+    let mut a = JsDocStream::new(None).unwrap();
+    a.push(JsValue::from_str(text)).unwrap();
+    a.finish().unwrap();
+    let mut b = JsDocStream::new(None).unwrap();
+    b.push(Uint8Array::from(TOOLS).buffer().into()).unwrap();
+    b.finish().unwrap();
+    assert_eq!(a.html(), b.html());
+    assert_eq!(
+        stringify(&a.snapshot().unwrap()),
+        stringify(&b.snapshot().unwrap())
+    );
+}
+
+#[wasm_bindgen_test]
+fn options_reach_the_renderer() {
+    let options = object(&[
+        ("locale", "de".into()),
+        ("diff", "split".into()),
+        (
+            "images",
+            object(&[("allow", Array::of1(&"https://img.example/".into()).into())]),
+        ),
+        ("format", "cursor-stream-json".into()),
+    ]);
+    let (page, html, _) = streamed(TOOLS, 13, Some(options));
+    let expected = render_conversation(
+        native(TOOLS).conversation(),
+        &RenderOptions {
+            locale: Locale::De,
+            image_origins_allowed: vec!["https://img.example".to_owned()],
+            diff_mode: DiffMode::SideBySide,
+        },
+    );
+    assert_eq!(page, expected);
+    assert_eq!(html, expected);
+    assert!(html.contains("ds-diff-split") && !html.contains("ds-diff-unified"));
+
+    let mut s = JsDocStream::new(Some(object(&[("locale", "de".into())]))).unwrap();
+    s.push(Uint8Array::from(TOOLS).into()).unwrap();
+    s.finish().unwrap();
+    assert_eq!(
+        s.text(),
+        progress::progress_lines(native(TOOLS).conversation(), Locale::De)
+    );
+    assert_ne!(
+        s.text(),
+        progress::progress_lines(native(TOOLS).conversation(), Locale::En)
+    );
+
+    // An image from an allowed origin loads; others do not.
+    let md = |text: &str| {
+        format!(
+            "{}\n",
+            serde_json::json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":text}]}})
+        )
+    };
+    let input = md("![a](https://img.example/a.png) ![b](https://other.example/b.png)");
+    let allow = object(&[(
+        "images",
+        object(&[("allow", Array::of1(&"https://img.example".into()).into())]),
+    )]);
+    let mut s = JsDocStream::new(Some(allow)).unwrap();
+    s.push(JsValue::from_str(&input)).unwrap();
+    let html = s.html();
+    assert!(
+        html.contains("<img src=\"https://img.example/a.png\""),
+        "{html}"
+    );
+    assert!(!html.contains("<img src=\"https://other.example"), "{html}");
 }
 
 #[wasm_bindgen_test]
@@ -69,22 +243,91 @@ fn errors_carry_stable_codes() {
     let mut s = JsDocStream::new(None).unwrap();
     s.finish().unwrap();
     let err = s.push(JsValue::from_str("{}")).unwrap_err();
-    assert!(err.is_instance_of::<js_sys::Error>());
+    assert_eq!(code(&err).as_deref(), Some("DS_FINISHED"));
     assert_eq!(
-        get(&err, "code").as_string().as_deref(),
+        code(&s.finish().unwrap_err()).as_deref(),
         Some("DS_FINISHED")
     );
+
     let mut s = JsDocStream::new(None).unwrap();
-    let err = s.push(JsValue::from_f64(3.0)).unwrap_err();
+    for bad in [JsValue::from_f64(3.0), JsValue::NULL, Object::new().into()] {
+        assert_eq!(
+            code(&s.push(bad).unwrap_err()).as_deref(),
+            Some("DS_BAD_CHUNK")
+        );
+    }
+    // The stream is still usable after a refused chunk.
+    s.push(JsValue::from_str("")).unwrap();
+
+    let unknown = object(&[("format", "no-such-format".into())]);
+    let err = JsDocStream::new(Some(unknown)).err().unwrap();
+    assert_eq!(code(&err).as_deref(), Some("DS_UNKNOWN_FORMAT"));
+
+    let bad_options = [
+        JsValue::from_f64(5.0),
+        object(&[("locale", "fr".into())]),
+        object(&[("diff", "sideways".into())]),
+        object(&[("format", JsValue::from_f64(1.0))]),
+        object(&[("images", object(&[("allow", "https://a.example".into())]))]),
+        object(&[(
+            "images",
+            object(&[("allow", Array::of1(&"javascript:alert(1)".into()).into())]),
+        )]),
+        object(&[("limits", object(&[("maxDepth", JsValue::from_f64(-1.0))]))]),
+    ];
+    for options in bad_options {
+        let shown = format!("{options:?}");
+        let err = JsDocStream::new(Some(options)).err().expect(&shown);
+        assert_eq!(code(&err).as_deref(), Some("DS_BAD_OPTIONS"), "{shown}");
+        assert!(!get(&err, "message").as_string().unwrap().is_empty());
+    }
+    // undefined and null mean the defaults.
+    JsDocStream::new(Some(JsValue::UNDEFINED)).unwrap();
+    JsDocStream::new(Some(JsValue::NULL)).unwrap();
+}
+
+#[wasm_bindgen_test]
+fn limits_apply() {
+    let options = object(&[("limits", object(&[("maxEventBytes", 64.into())]))]);
+    let mut s = JsDocStream::new(Some(options)).unwrap();
+    s.push(Uint8Array::from(TOOLS).into()).unwrap();
+    s.finish().unwrap();
+    let snap = stringify(&s.snapshot().unwrap());
+    assert!(snap.contains("EVENT_TOO_LARGE"), "{snap}");
+}
+
+#[wasm_bindgen_test]
+fn diff_and_plan_views_are_the_rust_objects() {
+    let mut s = JsDocStream::new(None).unwrap();
+    s.push(Uint8Array::from(TOOLS).into()).unwrap();
+    s.finish().unwrap();
+    let rust = native(TOOLS);
+    let diff = s.diff_view("doc_005").unwrap();
     assert_eq!(
-        get(&err, "code").as_string().as_deref(),
-        Some("DS_BAD_CHUNK")
+        stringify(&diff),
+        serde_json::to_string(&diff_view_by_id(rust.conversation(), "doc_005").unwrap()).unwrap()
     );
-    let options = js_sys::Object::new();
-    Reflect::set(&options, &"format".into(), &"no-such-format".into()).unwrap();
-    let err = JsDocStream::new(Some(options.into())).err().unwrap();
     assert_eq!(
-        get(&err, "code").as_string().as_deref(),
-        Some("DS_UNKNOWN_FORMAT")
+        get(&diff, "path").as_string().as_deref(),
+        Some("/repo/src/main.rs")
     );
+    let hunk = Array::from(&get(&diff, "hunks")).get(0);
+    assert!(Array::from(&get(&hunk, "lines")).length() > 0);
+
+    let plan = s.plan_view("doc_002").unwrap();
+    assert_eq!(
+        stringify(&plan),
+        serde_json::to_string(&plan_view_by_id(rust.conversation(), "doc_002").unwrap()).unwrap()
+    );
+    assert_eq!(
+        get(&plan, "title").as_string().as_deref(),
+        Some("Fix greeting")
+    );
+    assert_eq!(get(&plan, "total").as_f64(), Some(2.0));
+
+    // Another type, or no such id: undefined.
+    assert!(s.diff_view("doc_002").unwrap().is_undefined());
+    assert!(s.plan_view("doc_005").unwrap().is_undefined());
+    assert!(s.diff_view("nope").unwrap().is_undefined());
+    assert!(s.plan_view("").unwrap().is_undefined());
 }

@@ -10,13 +10,16 @@ mod response_json;
 
 use std::fmt;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, codes};
 use crate::normalize::{ErrorInfo, Event, Normalizer};
 
-/// The formats docstream reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// The formats docstream reads. Serialised as its [`name`](Format::name) (the names
+/// are the variants in kebab case; a test keeps the two equal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum Format {
     /// The document SSE stream of seed 000 §5.
@@ -196,4 +199,21 @@ pub(crate) fn preview(text: &str) -> String {
     }
     let more = if end < text.len() { "…" } else { "" };
     format!("{:?}{more}", &text[..end])
+}
+
+#[cfg(test)]
+mod serde_name_tests {
+    use super::Format;
+
+    #[test]
+    fn serialised_names_are_the_format_names() {
+        for name in Format::NAMES {
+            let format = Format::parse(name).unwrap().unwrap();
+            assert_eq!(format.name(), *name);
+            assert_eq!(
+                serde_json::to_value(format).unwrap(),
+                serde_json::json!(name)
+            );
+        }
+    }
 }

@@ -207,4 +207,9 @@ impl Conversation {
     pub fn documents(&self) -> impl Iterator<Item = &Document> {
         self.responses().flat_map(|r| r.documents.iter())
     }
+
+    /// The document with this id: the first one, should a stream name an id twice.
+    pub fn document(&self, id: &str) -> Option<&Document> {
+        self.documents().find(|d| d.id == id)
+    }
 }

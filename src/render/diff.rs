@@ -15,6 +15,7 @@ pub const CONTEXT_LINES: usize = 3;
 
 /// The kind of a diff line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum LineKind {
     /// Unchanged.
@@ -27,6 +28,7 @@ pub enum LineKind {
 
 /// One line of a hunk.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct DiffLine {
     /// Added, removed or unchanged.
@@ -43,6 +45,7 @@ pub struct DiffLine {
 
 /// A run of changed lines with their context.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct Hunk {
     /// First old line of the hunk.
@@ -61,6 +64,7 @@ pub struct Hunk {
 
 /// The diff view of a file edit.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct DiffView {
     /// Path of the file.

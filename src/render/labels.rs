@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// A language of the labels.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Locale {
     /// English.

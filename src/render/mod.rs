@@ -29,6 +29,7 @@ use markdown::{MarkdownOptions, render_markdown};
 
 /// Which diff view(s) a `file_edit` shows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum DiffMode {
     /// Both views; the stylesheet shows the unified one and the embedder may switch.
@@ -551,6 +552,26 @@ pub fn render_turn(
     }
     out.push_str(TURN_CLOSE);
     out
+}
+
+/// The diff view of the `file_edit` document with this id; `None` when there is no
+/// such document or it is not a file edit.
+pub fn diff_view_by_id(conversation: &Conversation, id: &str) -> Option<diff::DiffView> {
+    let doc = conversation.document(id)?;
+    match &doc.meta {
+        Meta::FileEdit(m) => Some(diff::diff_view(m, doc.content.as_deref())),
+        _ => None,
+    }
+}
+
+/// The plan view of the `plan` document with this id, with the todo statuses the
+/// conversation's `todo_update`s set (as its HTML shows them); `None` when there is no
+/// such document or it is not a plan.
+pub fn plan_view_by_id(conversation: &Conversation, id: &str) -> Option<plan::PlanView> {
+    match &conversation.document(id)?.meta {
+        Meta::Plan(m) => Some(plan::plan_view(m, &todo_changes(conversation))),
+        _ => None,
+    }
 }
 
 /// Renders a whole conversation (the body of a page, without the page around it).

@@ -8,7 +8,7 @@
 //! [`DocStream`]: crate::DocStream
 //! [`render_conversation`]: super::render_conversation
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::blocks::{SplitState, advance, has_reference_definition};
 use super::markdown::{MarkdownOptions, Slugs, render_markdown_with};
@@ -19,7 +19,8 @@ use super::{
 use crate::model::{Changes, Conversation, DocChange, Document, Meta, TextFormat};
 
 /// One change to the rendered page.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(tag = "op", rename_all = "snake_case")]
 #[must_use = "patches must be applied to the page"]
 pub enum Patch {
@@ -104,6 +105,7 @@ enum DocCache {
 #[derive(Debug, Clone, Default)]
 pub struct HtmlView {
     options: RenderOptions,
+    opens: Vec<String>,
     headers: Vec<String>,
     docs: Vec<Vec<DocCache>>,
 }
@@ -113,6 +115,7 @@ impl HtmlView {
     pub fn new(options: RenderOptions) -> HtmlView {
         HtmlView {
             options,
+            opens: Vec::new(),
             headers: Vec::new(),
             docs: Vec::new(),
         }
@@ -131,10 +134,12 @@ impl HtmlView {
         for (t, turn) in conversation.turns.iter().enumerate() {
             let header = render_turn_header(turn, &self.options);
             if t >= self.headers.len() {
-                let mut html = turn_open(t, turn);
+                let open = turn_open(t, turn);
+                let mut html = open.clone();
                 html.push_str(&header);
                 html.push_str(TURN_CLOSE);
                 patches.push(Patch::InsertTurn { turn: t, html });
+                self.opens.push(open);
                 self.headers.push(header);
                 self.docs.push(Vec::new());
             } else if (changes.turns_updated.contains(&t) || changes.turns_added.contains(&t))
@@ -171,6 +176,29 @@ impl HtmlView {
             }
         }
         patches
+    }
+
+    /// The options the view renders with.
+    pub fn options(&self) -> &RenderOptions {
+        &self.options
+    }
+
+    /// The HTML of the page as the patches so far leave it (the conversation element),
+    /// assembled from the render caches: after [`update`](HtmlView::update) with every
+    /// change, it equals [`render_conversation`](super::render_conversation)'s output
+    /// without rendering anything again.
+    pub fn html(&self) -> String {
+        let mut out = String::from(CONVERSATION_OPEN);
+        for (t, open) in self.opens.iter().enumerate() {
+            out.push_str(open);
+            out.push_str(&self.headers[t]);
+            for cache in &self.docs[t] {
+                out.push_str(&cache_html(cache));
+            }
+            out.push_str(TURN_CLOSE);
+        }
+        out.push_str(CONVERSATION_CLOSE);
+        out
     }
 
     fn fresh(&self, doc: &Document, updates: &[&crate::model::TodoChange]) -> DocCache {

@@ -9,6 +9,7 @@ use crate::model::{PlanMeta, PlanTodo, TodoChange, TodoStatus};
 
 /// One todo of the plan view.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PlanItem {
     /// The todo's id.
@@ -25,6 +26,7 @@ pub struct PlanItem {
 
 /// A problem of the plan's dependency graph.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PlanProblem {
     /// A todo names a dependency no todo has.
@@ -43,6 +45,7 @@ pub enum PlanProblem {
 
 /// The plan view object.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PlanView {
     /// The plan's title.

@@ -88,6 +88,30 @@ pub fn check_link(url: &str) -> UrlVerdict {
     }
 }
 
+/// Checks an origin an embedder allows images from (`https://host[:port]`, a final `/`
+/// tolerated) and returns it in the form [`check_image`] compares against; `None` when
+/// it is not an http(s) origin (a path, query, fragment, user info or no host).
+///
+/// ```
+/// use docstream::render::url::origin;
+///
+/// assert_eq!(origin("https://img.example.com/").as_deref(), Some("https://img.example.com"));
+/// assert_eq!(origin("javascript:alert(1)"), None);
+/// ```
+pub fn origin(s: &str) -> Option<String> {
+    let s = s.trim();
+    let (scheme, rest) = s.split_once("://")?;
+    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+        return None;
+    }
+    let host = rest.strip_suffix('/').unwrap_or(rest);
+    let bad = |c: char| c.is_whitespace() || c.is_control() || "/?#@\\".contains(c);
+    if host.is_empty() || host.starts_with(':') || host.contains(bad) {
+        return None;
+    }
+    Some(format!("{}://{host}", scheme.to_ascii_lowercase()))
+}
+
 /// Judges an image source: loaded only when it is http(s) and its origin is one of
 /// `allowed_origins` (such as `https://example.com`).
 pub fn check_image(url: &str, allowed_origins: &[String]) -> UrlVerdict {
@@ -111,6 +135,39 @@ pub fn check_image(url: &str, allowed_origins: &[String]) -> UrlVerdict {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn origins_are_checked_and_normalised() {
+        assert_eq!(
+            origin("HTTPS://a.example:8443").as_deref(),
+            Some("https://a.example:8443")
+        );
+        assert_eq!(
+            origin("http://a.example/").as_deref(),
+            Some("http://a.example")
+        );
+        for bad in [
+            "a.example",
+            "https://",
+            "https://a.example/img",
+            "https://u@a.example",
+            "ftp://a.example",
+            "https://a.example?x",
+            "https://:80",
+            "data:image/png",
+        ] {
+            assert_eq!(origin(bad), None, "{bad}");
+        }
+        let allowed = [origin("https://a.example/").unwrap()];
+        assert_eq!(
+            check_image("https://a.example/x.png", &allowed),
+            UrlVerdict::Allowed
+        );
+        assert_eq!(
+            check_image("https://a.example.evil/x.png", &allowed),
+            UrlVerdict::Blocked
+        );
+    }
 
     #[test]
     fn blocks_obfuscated_javascript() {

@@ -32,16 +32,3 @@ export interface DocumentOf<T extends DocumentType, M> {
 export type DocumentType =
   | "text" | "code_reference" | "code_block" | "file_edit" | "tool_call"
   | "terminal_command" | "plan" | "clarification" | "error" | "todo_update" | "thinking";
-
-/** Options of `new DocStream(options)`. */
-export interface DocStreamOptions {
-  /** A format name (`cursor-stream-json` …), or `auto` (the default) to detect it. */
-  format?: string;
-  /** Size and depth limits; an event over a limit becomes an `error` document. */
-  limits?: {
-    /** Largest line, SSE event or JSON value in bytes (default 16 MiB). */
-    maxEventBytes?: number;
-    /** Deepest JSON nesting accepted (default and maximum 128). */
-    maxDepth?: number;
-  };
-}

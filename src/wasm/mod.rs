@@ -1,33 +1,95 @@
-//! The JavaScript binding: a thin layer over [`crate::DocStream`]. Nothing here decides
-//! anything; it converts chunks in and objects out, and turns every error into a JS
-//! `Error` with a stable `code`.
+//! The JavaScript binding: a thin layer over [`crate::DocStream`],
+//! [`HtmlView`](crate::render::patch::HtmlView) and [`crate::convert`]. Nothing here
+//! decides anything; it converts chunks and options in and objects out, and turns every
+//! error into a JS `Error` with a stable `code`:
+//!
+//! | code | when |
+//! |---|---|
+//! | `DS_FINISHED` | `push` or `finish` after `finish` |
+//! | `DS_BAD_CHUNK` | `push` given something other than bytes or a string |
+//! | `DS_BAD_OPTIONS` | options of the wrong shape or value |
+//! | `DS_UNKNOWN_FORMAT` | a format name docstream does not know |
+//! | `DS_INTERNAL` | a value that could not cross the boundary (a bug) |
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 use crate::error::Error;
+use crate::render::labels::Locale;
+use crate::render::patch::HtmlView;
+use crate::render::{DiffMode, RenderOptions, diff_view_by_id, plan_view_by_id, progress};
 use crate::{Format, Limits, Options};
 
 #[wasm_bindgen(typescript_custom_section)]
 const DOCUMENT_TS: &str = include_str!("document.d.ts");
 
-/// Options as JavaScript passes them (`DocStreamOptions` in TypeScript).
-#[derive(Deserialize, Default)]
+/// Options of `new DocStream(options)`.
+#[derive(Deserialize, Default, tsify::Tsify)]
 #[serde(rename_all = "camelCase", default)]
-struct JsOptions {
-    format: Option<String>,
-    limits: JsLimits,
+pub struct DocStreamOptions {
+    /// A format name, or `auto` (the default) to detect the format from the first bytes.
+    #[tsify(optional, type = "Format | \"auto\"")]
+    pub format: Option<String>,
+    /// Images: none load unless their origin is allowed here.
+    #[tsify(optional)]
+    pub images: Option<ImageOptions>,
+    /// Language of the labels in `html()`, the patches and `text()` (default `en`).
+    #[tsify(optional)]
+    pub locale: Option<Locale>,
+    /// Which diff view a file edit shows: `unified`, `split` (side by side), or `both`
+    /// (the default: both are in the HTML and the stylesheet shows the unified one).
+    #[tsify(optional)]
+    pub diff: Option<DiffOption>,
+    /// Size and depth limits; an event over a limit becomes an `error` document.
+    #[tsify(optional)]
+    pub limits: Option<LimitOptions>,
 }
 
-#[derive(Deserialize, Default)]
+/// `images` of `DocStreamOptions`.
+#[derive(Deserialize, Default, tsify::Tsify)]
 #[serde(rename_all = "camelCase", default)]
-struct JsLimits {
-    max_event_bytes: Option<usize>,
-    max_depth: Option<usize>,
+pub struct ImageOptions {
+    /// Origins (`https://host[:port]`) whose images may load; none by default.
+    #[tsify(optional)]
+    pub allow: Vec<String>,
+}
+
+/// `diff` of `DocStreamOptions`.
+#[derive(Deserialize, Clone, Copy, tsify::Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum DiffOption {
+    /// Only the unified view.
+    Unified,
+    /// Only the side-by-side view.
+    Split,
+    /// Both views.
+    Both,
+}
+
+impl From<DiffOption> for DiffMode {
+    fn from(option: DiffOption) -> DiffMode {
+        match option {
+            DiffOption::Unified => DiffMode::Unified,
+            DiffOption::Split => DiffMode::SideBySide,
+            DiffOption::Both => DiffMode::Both,
+        }
+    }
+}
+
+/// `limits` of `DocStreamOptions`.
+#[derive(Deserialize, Default, tsify::Tsify)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LimitOptions {
+    /// Largest line, SSE event or JSON value in bytes (default 16 MiB).
+    #[tsify(optional)]
+    pub max_event_bytes: Option<usize>,
+    /// Deepest JSON nesting accepted (default and maximum 128).
+    #[tsify(optional)]
+    pub max_depth: Option<usize>,
 }
 
 /// A JS `Error` with a `code` property.
-fn js_error(code: &str, message: &str) -> JsValue {
+pub(crate) fn js_error(code: &str, message: &str) -> JsValue {
     let error = js_sys::Error::new(message);
     // Setting a property on a fresh Error object cannot fail.
     let _ = js_sys::Reflect::set(&error, &JsValue::from_str("code"), &JsValue::from_str(code));
@@ -38,77 +100,121 @@ fn from_error(e: Error) -> JsValue {
     js_error(e.code(), &e.to_string())
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+/// A Rust value as plain JS objects (maps as objects, no `Map`s or `BigInt`s).
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     value
         .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
         .map_err(|e| js_error("DS_INTERNAL", &e.to_string()))
 }
 
-/// A live conversation read from a byte stream (`new DocStream(options)` in JS).
+/// Reads optional options: `undefined` and `null` give the defaults.
+pub(crate) fn from_js<T: for<'de> Deserialize<'de> + Default>(
+    value: Option<JsValue>,
+    code: &str,
+) -> Result<T, JsValue> {
+    match value.filter(|v| !v.is_null() && !v.is_undefined()) {
+        None => Ok(T::default()),
+        Some(v) => serde_wasm_bindgen::from_value(v).map_err(|e| js_error(code, &e.to_string())),
+    }
+}
+
+fn stream_options(options: &DocStreamOptions) -> Result<Options, JsValue> {
+    let format = match options.format.as_deref() {
+        None => None,
+        Some(name) => Format::parse(name).map_err(from_error)?,
+    };
+    let defaults = Limits::default();
+    let limits = options.limits.as_ref();
+    Ok(Options {
+        format,
+        limits: Limits {
+            max_event_bytes: limits
+                .and_then(|l| l.max_event_bytes)
+                .unwrap_or(defaults.max_event_bytes),
+            max_depth: limits
+                .and_then(|l| l.max_depth)
+                .unwrap_or(defaults.max_depth)
+                .min(Limits::MAX_DEPTH),
+        },
+    })
+}
+
+fn render_options(options: &DocStreamOptions) -> Result<RenderOptions, JsValue> {
+    let mut origins = Vec::new();
+    for o in options.images.iter().flat_map(|i| &i.allow) {
+        let origin = crate::render::url::origin(o).ok_or_else(|| {
+            js_error(
+                "DS_BAD_OPTIONS",
+                &format!("images.allow: {o:?} is not an origin like https://example.com"),
+            )
+        })?;
+        origins.push(origin);
+    }
+    Ok(RenderOptions {
+        locale: options.locale.unwrap_or_default(),
+        image_origins_allowed: origins,
+        diff_mode: options.diff.map(DiffMode::from).unwrap_or_default(),
+    })
+}
+
+/// A live conversation read from a byte stream, and its rendered page
+/// (`new DocStream(options)` in JS).
 #[wasm_bindgen(js_name = DocStream)]
 pub struct JsDocStream {
     inner: crate::DocStream,
+    view: HtmlView,
 }
 
 #[wasm_bindgen(js_class = DocStream)]
 impl JsDocStream {
-    /// `new DocStream({ format?, limits?: { maxEventBytes?, maxDepth? } })`.
+    /// `new DocStream({ format?, images?, locale?, diff?, limits? })`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "DocStreamOptions")] options: Option<
             JsValue,
         >,
     ) -> Result<JsDocStream, JsValue> {
-        let options: JsOptions = match options.filter(|o| !o.is_null() && !o.is_undefined()) {
-            None => JsOptions::default(),
-            Some(o) => serde_wasm_bindgen::from_value(o)
-                .map_err(|e| js_error("DS_BAD_OPTIONS", &e.to_string()))?,
-        };
-        let format = match options.format.as_deref() {
-            None => None,
-            Some(name) => Format::parse(name).map_err(from_error)?,
-        };
-        let defaults = Limits::default();
-        let limits = Limits {
-            max_event_bytes: options
-                .limits
-                .max_event_bytes
-                .unwrap_or(defaults.max_event_bytes),
-            max_depth: options
-                .limits
-                .max_depth
-                .unwrap_or(defaults.max_depth)
-                .min(Limits::MAX_DEPTH),
-        };
+        let options: DocStreamOptions = from_js(options, "DS_BAD_OPTIONS")?;
         Ok(JsDocStream {
-            inner: crate::DocStream::new(Options { format, limits }),
+            inner: crate::DocStream::new(stream_options(&options)?),
+            view: HtmlView::new(render_options(&options)?),
         })
     }
 
-    /// Reads a chunk: a `Uint8Array`, an `ArrayBuffer` or a string.
+    /// Reads a chunk (a `Uint8Array`, an `ArrayBuffer` or a string, cut anywhere) and
+    /// returns the patches that bring the page up to date.
+    #[wasm_bindgen(unchecked_return_type = "Patch[]")]
     pub fn push(
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] chunk: JsValue,
-    ) -> Result<(), JsValue> {
+    ) -> Result<JsValue, JsValue> {
         if let Some(text) = chunk.as_string() {
-            return self.inner.push_str(&text).map_err(from_error);
-        }
-        let bytes = if let Some(array) = chunk.dyn_ref::<js_sys::Uint8Array>() {
-            array.to_vec()
+            self.inner.push_str(&text).map_err(from_error)?;
+        } else if let Some(array) = chunk.dyn_ref::<js_sys::Uint8Array>() {
+            self.inner.push(&array.to_vec()).map_err(from_error)?;
         } else if let Some(buffer) = chunk.dyn_ref::<js_sys::ArrayBuffer>() {
-            js_sys::Uint8Array::new(buffer).to_vec()
+            let bytes = js_sys::Uint8Array::new(buffer).to_vec();
+            self.inner.push(&bytes).map_err(from_error)?;
         } else {
             return Err(js_error(
                 "DS_BAD_CHUNK",
                 "push() takes a Uint8Array, an ArrayBuffer or a string",
             ));
-        };
-        self.inner.push(&bytes).map_err(from_error)
+        }
+        self.patches()
     }
 
-    /// Ends the stream; a response without its final event is marked cut off.
-    pub fn finish(&mut self) -> Result<(), JsValue> {
-        self.inner.finish().map_err(from_error)
+    /// Ends the stream (a response without its final event is marked cut off) and
+    /// returns the last patches.
+    #[wasm_bindgen(unchecked_return_type = "Patch[]")]
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        self.inner.finish().map_err(from_error)?;
+        self.patches()
+    }
+
+    fn patches(&mut self) -> Result<JsValue, JsValue> {
+        let changes = self.inner.take_changes();
+        to_js(&self.view.update(self.inner.conversation(), &changes))
     }
 
     /// The conversation as plain objects (turns; responses in seed 000's shape).
@@ -117,8 +223,36 @@ impl JsDocStream {
         to_js(self.inner.conversation())
     }
 
+    /// The conversation element's HTML: what applying every patch so far gives.
+    pub fn html(&self) -> String {
+        self.view.html()
+    }
+
+    /// One progress line per agent action (seed 001's `text` format), in `locale`.
+    pub fn text(&self) -> String {
+        progress::progress_lines(self.inner.conversation(), self.view.options().locale)
+    }
+
+    /// The diff view of the `file_edit` document with this id, or `undefined`.
+    #[wasm_bindgen(js_name = diffView, unchecked_return_type = "DiffView | undefined")]
+    pub fn diff_view(&self, id: &str) -> Result<JsValue, JsValue> {
+        match diff_view_by_id(self.inner.conversation(), id) {
+            Some(view) => to_js(&view),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The plan view of the `plan` document with this id, or `undefined`.
+    #[wasm_bindgen(js_name = planView, unchecked_return_type = "PlanView | undefined")]
+    pub fn plan_view(&self, id: &str) -> Result<JsValue, JsValue> {
+        match plan_view_by_id(self.inner.conversation(), id) {
+            Some(view) => to_js(&view),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
     /// The detected or named format, once known.
-    #[wasm_bindgen(getter)]
+    #[wasm_bindgen(getter, unchecked_return_type = "Format | undefined")]
     pub fn format(&self) -> Option<String> {
         self.inner.format().map(|f| f.name().to_owned())
     }
