@@ -146,6 +146,7 @@ export class DocstreamView extends HTMLElement {
   #finished = false;
   #bytes = 0;
   #pinned = true;
+  #lastTop = 0;
   #userInputAt = -Infinity;
   #pointerDown = false;
   #scrollFrame = 0;
@@ -260,7 +261,7 @@ export class DocstreamView extends HTMLElement {
    * once when the module is ready, else queued until it is.
    */
   push(chunk) {
-    if (!this.#stream) {
+    if (!this.#canApplyNow()) {
       this.#queue.push({ chunk });
       this.#drainWhenReady();
       return;
@@ -270,7 +271,7 @@ export class DocstreamView extends HTMLElement {
 
   /** Ends the stream (a stream without its final event is marked cut off). */
   finish() {
-    if (!this.#stream) {
+    if (!this.#canApplyNow()) {
       this.#queue.push({ finish: true });
       this.#drainWhenReady();
       return;
@@ -372,6 +373,11 @@ export class DocstreamView extends HTMLElement {
     const allow = this.allowImages.split(/\s+/).filter(Boolean);
     if (allow.length) options.images = { allow };
     return options;
+  }
+
+  /** Nothing queued and the module ready: a call applies at once. */
+  #canApplyNow() {
+    return this.#queue.length === 0 && this.#createStreamIfReady();
   }
 
   #createStreamIfReady() {
@@ -581,17 +587,25 @@ export class DocstreamView extends HTMLElement {
     );
   }
 
+  /** Pinned again at the bottom; unpinned only when the reader moved up (content that
+   * grows never lowers scrollTop, and scroll events arrive a frame late). */
   #onScroll() {
-    const distance = this.scrollHeight - this.scrollTop - this.clientHeight;
+    const top = this.scrollTop;
+    const distance = this.scrollHeight - top - this.clientHeight;
+    const user = this.#pointerDown || performance.now() - this.#userInputAt < USER_SCROLL_MS;
     if (distance <= PIN_SLACK) this.#pinned = true;
-    else if (this.#pointerDown || performance.now() - this.#userInputAt < USER_SCROLL_MS) this.#pinned = false;
+    else if (user && top < this.#lastTop - 1) this.#pinned = false;
+    this.#lastTop = top;
   }
 
   #schedulePin() {
     if (!this.#pinned || this.#scrollFrame) return;
     this.#scrollFrame = requestAnimationFrame(() => {
       this.#scrollFrame = 0;
-      if (this.#pinned) this.scrollTop = this.scrollHeight;
+      if (this.#pinned) {
+        this.scrollTop = this.scrollHeight;
+        this.#lastTop = this.scrollTop;
+      }
     });
   }
 

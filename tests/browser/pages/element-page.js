@@ -10,10 +10,19 @@ function conv(view) {
   return view.shadowRoot.querySelector('.ds-conversation');
 }
 
+/** Drops the whitespace text between turns and between a turn's children (the
+ * element inserts elements, not the line breaks between them). */
+function squeeze(conversation) {
+  for (const parent of [conversation, ...conversation.querySelectorAll(':scope > .ds-turn')]) {
+    for (const n of [...parent.childNodes]) if (n.nodeType === 3 && !n.data.trim()) n.remove();
+  }
+  return conversation;
+}
+
 /** A copy of the view's conversation without what the element adds to the renderer's
  * HTML (part attributes, its own buttons, pressed states). */
 function stripped(view) {
-  const copy = conv(view).cloneNode(true);
+  const copy = squeeze(conv(view).cloneNode(true));
   for (const el of copy.querySelectorAll('[data-ds-ui]')) el.remove();
   for (const el of copy.querySelectorAll('*')) {
     el.removeAttribute('part');
@@ -27,7 +36,7 @@ function stripped(view) {
 function parsed(html) {
   const t = document.createElement('template');
   t.innerHTML = policy.createHTML(html);
-  return t.content.querySelector('.ds-conversation').innerHTML.trim();
+  return squeeze(t.content.querySelector('.ds-conversation')).innerHTML.trim();
 }
 
 function make(attrs = {}) {
