@@ -6,7 +6,7 @@
 // finished blocks appended and only its unfinished tail replaced, nothing else is
 // touched. Styles live in the shadow root as a constructed stylesheet, so the element
 // works under a strict Content-Security-Policy (no inline styles or scripts).
-import init, { DocStream } from './docstream.js';
+import defaultInit, { DocStream as DefaultDocStream } from './docstream.js';
 import css from './docstream-css.js';
 
 const LABELS = {
@@ -29,6 +29,8 @@ const PIN_SLACK = 32;
 /** How long (ms) after a wheel, key, touch or pointer input a scroll counts as the reader's. */
 const USER_SCROLL_MS = 1000;
 
+/** The binding the element uses: docstream.js, or a module given to init(). */
+let binding = { init: defaultInit, DocStream: DefaultDocStream };
 let initPromise = null;
 let moduleReady = false;
 let sheet = null;
@@ -114,12 +116,22 @@ export class DocstreamView extends HTMLElement {
   /**
    * Initialises the WebAssembly module (once). `input` is what docstream's `init`
    * takes as `module_or_path` (URL, bytes, `WebAssembly.Module`, `Response`); without
-   * it the `.wasm` file next to the package's `docstream.js` is fetched. A page that
-   * already initialised the module (for example with `docstream/inline`) need not call
-   * it.
+   * it the `.wasm` file next to the package's `docstream.js` is fetched. It may also be
+   * the namespace of another build of the binding, such as `docstream/inline`
+   * (`import * as docstream from 'docstream/inline'; await DocstreamView.init(docstream)`):
+   * streams created from then on use that module's `DocStream`.
    */
   static init(input) {
+    if (input && typeof input.DocStream === 'function' && typeof input.default === 'function') {
+      if (binding.DocStream !== input.DocStream) {
+        binding = { init: input.default, DocStream: input.DocStream };
+        initPromise = null;
+        moduleReady = false;
+      }
+      input = undefined;
+    }
     if (!initPromise) {
+      const init = binding.init;
       const arg =
         input === undefined || (input && typeof input === 'object' && 'module_or_path' in input)
           ? input
@@ -384,7 +396,7 @@ export class DocstreamView extends HTMLElement {
     if (this.#stream) return true;
     if (!moduleReady) return false;
     try {
-      this.#stream = new DocStream(this.#options());
+      this.#stream = new binding.DocStream(this.#options());
       return true;
     } catch (e) {
       this.#error(e); // bad options

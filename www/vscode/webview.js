@@ -1,10 +1,10 @@
 // The webview side: initialises docstream from the inlined wasm (a webview cannot fetch
 // a .wasm file under its CSP), registers <docstream-view> and feeds it the NDJSON lines
 // the extension posts.
-import initInline from 'docstream/inline';
+import * as docstream from 'docstream/inline';
 import { DocstreamView } from 'docstream/element';
 
-await initInline();
+await DocstreamView.init(docstream);
 if (!customElements.get('docstream-view')) customElements.define('docstream-view', DocstreamView);
 
 const vscode = acquireVsCodeApi();
@@ -24,9 +24,8 @@ window.addEventListener('message', (event) => {
         view.finish();
         break;
     }
-  } catch (e) {
-    // Also reported as docstream-error.
-    vscode.postMessage({ type: 'error', code: e.code, message: e.message });
+  } catch {
+    // Reported as docstream-error, which is posted below.
   }
 });
 
