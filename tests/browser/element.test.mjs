@@ -213,6 +213,61 @@ export const tests = [
     },
   },
   {
+    name: 'stream() with an aborted signal finishes (marked cut off) and rejects; a failing source is DS_SOURCE',
+    async run({ context, url }) {
+      const page = await openTestPage(context, url);
+      const text = readRoot('tests/fixtures/cursor-stream-json/basic.jsonl', 'utf8');
+      const r = await page.evaluate(async (text) => {
+        const { T } = window;
+        const view = T.make({ id: 'a' });
+        const controller = new AbortController();
+        const lines = text.split('\n');
+        async function* slow() {
+          for (const [i, line] of lines.entries()) {
+            if (i === 3) controller.abort(new Error('stopped by the test'));
+            yield `${line}\n`;
+          }
+        }
+        let rejected = null;
+        try {
+          await view.stream(slow(), { signal: controller.signal });
+        } catch (e) {
+          rejected = e.message;
+        }
+        const snap = view.snapshot();
+        const last = snap.turns[snap.turns.length - 1];
+        const failing = T.make({ id: 'b' });
+        const broken = new ReadableStream({
+          start(c) {
+            c.enqueue(new TextEncoder().encode(lines[0] + '\n'));
+            c.error(new TypeError('network gone'));
+          },
+        });
+        let sourceError = null;
+        try {
+          await failing.stream(broken);
+        } catch (e) {
+          sourceError = e.message;
+        }
+        return {
+          rejected,
+          status: last.status,
+          busy: view.busy,
+          done: T.events.filter((e) => e.type === 'docstream-done').map((e) => e.target),
+          errors: T.events.filter((e) => e.type === 'docstream-error').map((e) => `${e.target}:${e.detail.code}`),
+          sourceError,
+        };
+      }, text);
+      assert.equal(r.rejected, 'stopped by the test');
+      assert.equal(r.status, 'error', 'the cut-off response is marked');
+      assert.equal(r.busy, false);
+      assert.deepEqual(r.done, ['a', 'b']);
+      assert.equal(r.sourceError, 'network gone');
+      assert.deepEqual(r.errors, ['b:DS_SOURCE'], 'an abort is not an error event');
+      await assertClean(page);
+    },
+  },
+  {
     name: 'src loads and streams a URL; a missing URL is a DS_FETCH error event',
     async run({ context, url }) {
       const page = await openTestPage(context, url);
