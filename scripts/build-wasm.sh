@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: cargo (wasm32) → wasm-bindgen --target web →
-# wasm-opt -Oz (npm binaryen) → files from pkg-template/. Prints the wasm size.
+# wasm-opt -Oz (npm binaryen) → inline.js (the wasm as base64) → every file of
+# pkg-template/ and assets/docstream.css. Prints the sizes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -14,16 +15,16 @@ wasm-bindgen "$raw" --out-dir pkg --target web --out-name docstream
 node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types \
   pkg/docstream_bg.wasm -o pkg/docstream_bg.wasm
+node scripts/inline-wasm.mjs
 cp -R pkg-template/. pkg/
-# The stylesheet, as a file and as a module the web component adopts (no fetch, so it
-# works in webviews whose CSP forbids connections).
 cp assets/docstream.css pkg/docstream.css
+# The stylesheet also as a module the web component adopts (no fetch, so it works in
+# webviews whose CSP forbids connections).
 node -e 'const fs = require("fs"); process.stdout.write("// Generated from assets/docstream.css by scripts/build-wasm.sh.\nexport default " + JSON.stringify(fs.readFileSync(process.argv[1], "utf8")) + ";\n")' assets/docstream.css > pkg/docstream-css.js
-cp README.md pkg/README.md 2>/dev/null || true
 version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
 sed -i "s/\"version\": \"0.0.0\"/\"version\": \"$version\"/" pkg/package.json
 
-size=$(wc -c < pkg/docstream_bg.wasm)
-gz=$(gzip -9c pkg/docstream_bg.wasm | wc -c)
-glue=$(cat pkg/docstream.js | gzip -9c | wc -c)
-echo "pkg/docstream_bg.wasm: $size bytes, $gz gzip; JS glue $glue gzip"
+sizes() { echo "$(wc -c < "$1") bytes, $(gzip -9c "$1" | wc -c) gzip"; }
+echo "pkg/docstream_bg.wasm: $(sizes pkg/docstream_bg.wasm)"
+echo "pkg/docstream.js (JS glue): $(sizes pkg/docstream.js)"
+echo "pkg/inline.js (glue + wasm as base64): $(sizes pkg/inline.js)"

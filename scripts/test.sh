@@ -23,6 +23,7 @@ cargo test "${wasm[@]}" --test wasm_browser
 echo "== the built package"
 bash scripts/build-wasm.sh
 node tests/js/package-node.mjs
+node tests/js/pack-test.mjs
 
 echo "== the web component and the embedding examples in headless Chromium"
 node tests/browser/run.mjs

@@ -1,6 +1,160 @@
 /* tslint:disable */
 /* eslint-disable */
 /**
+ * A JSON Schema (as tools carry it); kept as plain JSON.
+ */
+export type JsonSchema = { [key: string]: unknown };
+
+/**
+ * A content block of an Anthropic/Cursor message (seed 002). Blocks of other types are
+ * passed through or left out as each conversion says.
+ */
+export type AnthropicBlock =
+| { type: "text"; text: string }
+| { type: "thinking"; thinking: string; signature?: string }
+| { type: "redacted_thinking"; data: string }
+| { type: "tool_use"; id: string; name: string; input: unknown }
+| { type: "tool_result"; tool_use_id: string; content: string | AnthropicBlock[]; is_error?: boolean }
+| { type: string; [key: string]: unknown };
+
+/** An Anthropic/Cursor message: a string, or content blocks. */
+export interface AnthropicMessage {
+    role: "user" | "assistant" | string;
+    content: string | AnthropicBlock[];
+    [key: string]: unknown;
+}
+
+/** A tool call of an OpenAI assistant message (arguments as a JSON string). */
+export interface OpenAIToolCall {
+    id: string;
+    type: "function";
+    function: { name: string; arguments: string };
+}
+
+/** An OpenAI Chat Completions message. */
+export interface OpenAIMessage {
+    role: "system" | "user" | "assistant" | "tool" | string;
+    content: string | null | unknown[];
+    reasoning_content?: string;
+    tool_calls?: OpenAIToolCall[];
+    tool_call_id?: string;
+    [key: string]: unknown;
+}
+
+/** Anthropic's `tool_choice`. */
+export type AnthropicToolChoice =
+| { type: "auto" | "any" | "none" }
+| { type: "tool"; name: string };
+
+/** OpenAI's `tool_choice`. */
+export type OpenAIToolChoice =
+| "auto" | "required" | "none"
+| { type: "function"; function: { name: string } };
+
+/**
+ * One Gemini stream event (`candidates` with `content.parts`, `finishReason`,
+ * `usageMetadata`), or the same wrapped as `{ response: … }` (v1internal).
+ */
+export type GeminiEvent = { [key: string]: unknown };
+
+/** An OpenAI `chat.completion.chunk`. */
+export interface OpenAIChunk {
+    id: string;
+    object: "chat.completion.chunk";
+    model: string;
+    choices: {
+        index: number;
+        delta: {
+            role?: "assistant";
+            content?: string | null;
+            reasoning_content?: string;
+            tool_calls?: (OpenAIToolCall & { index: number })[];
+        };
+        finish_reason: "stop" | "length" | "tool_calls" | "content_filter" | null;
+    }[];
+    usage?: {
+        prompt_tokens: number;
+        completion_tokens: number;
+        total_tokens: number;
+        completion_tokens_details: { reasoning_tokens: number };
+    };
+}
+
+
+/**
+ * A language of the labels.
+ */
+export type Locale = "en" | "de";
+
+/**
+ * A problem of the plan's dependency graph.
+ */
+export type PlanProblem = { kind: "unknown_dependency"; todo: string; dependency: string } | { kind: "cycle"; todo: string };
+
+/**
+ * A run of changed lines with their context.
+ */
+export interface Hunk {
+    /**
+     * First old line of the hunk.
+     */
+    oldStart: number;
+    /**
+     * Old lines in the hunk.
+     */
+    oldLen: number;
+    /**
+     * First new line of the hunk.
+     */
+    newStart: number;
+    /**
+     * New lines in the hunk.
+     */
+    newLen: number;
+    /**
+     * Unchanged lines folded away before this hunk.
+     */
+    foldedBefore: number;
+    /**
+     * The lines.
+     */
+    lines: DiffLine[];
+}
+
+/**
+ * A tool definition in the flat Anthropic/Cursor form: `name`, `description`,
+ * `input_schema`.
+ */
+export interface FlatTool {
+    /**
+     * The tool's name.
+     */
+    name: string;
+    /**
+     * What the tool does; absent when the caller gave none.
+     */
+    description?: string;
+    /**
+     * The JSON Schema of the tool's input.
+     */
+    input_schema?: JsonSchema;
+}
+
+/**
+ * A tool definition in the nested OpenAI form: `{type: "function", function: {...}}`.
+ */
+export interface NestedTool {
+    /**
+     * Always `"function"`.
+     */
+    type: "function";
+    /**
+     * The function itself.
+     */
+    function: FunctionDef;
+}
+
+/**
  * A user turn: the prompt and its attachments.
  */
 export interface UserTurn {
@@ -31,6 +185,11 @@ export type TextFormat = "markdown" | "plain";
  * How far a tool-backed document got.
  */
 export type CallStatus = "running" | "success" | "error" | "rejected";
+
+/**
+ * One change to the rendered page.
+ */
+export type Patch = { op: "insert_turn"; turn: number; html: string } | { op: "replace_turn_header"; turn: number; html: string } | { op: "insert_document"; turn: number; index: number; id: string; html: string } | { op: "replace_document"; turn: number; index: number; id: string; html: string } | { op: "append_blocks"; turn: number; index: number; id: string; html: string } | { op: "replace_tail"; turn: number; index: number; id: string; html: string };
 
 /**
  * One clarifying question.
@@ -85,19 +244,32 @@ export type DocumentType =
 | "text" | "code_reference" | "code_block" | "file_edit" | "tool_call"
 | "terminal_command" | "plan" | "clarification" | "error" | "todo_update" | "thinking";
 
-/** Options of `new DocStream(options)`. */
-export interface DocStreamOptions {
-    /** A format name (`cursor-stream-json` …), or `auto` (the default) to detect it. */
-    format?: string;
-    /** Size and depth limits; an event over a limit becomes an `error` document. */
-    limits?: {
-        /** Largest line, SSE event or JSON value in bytes (default 16 MiB). */
-        maxEventBytes?: number;
-        /** Deepest JSON nesting accepted (default and maximum 128). */
-        maxDepth?: number;
-    };
-}
 
+/**
+ * One line of a hunk.
+ */
+export interface DiffLine {
+    /**
+     * Added, removed or unchanged.
+     */
+    kind: LineKind;
+    /**
+     * Line number in the old text (absent for added lines).
+     */
+    oldLine: number | undefined;
+    /**
+     * Line number in the new text (absent for removed lines).
+     */
+    newLine: number | undefined;
+    /**
+     * The line, without its line break.
+     */
+    text: string;
+    /**
+     * Byte ranges of `text` that changed (words marked inside changed lines).
+     */
+    changed: [number, number][];
+}
 
 /**
  * One option of a clarifying question.
@@ -198,9 +370,62 @@ export interface PlanTodo {
 }
 
 /**
+ * One todo of the plan view.
+ */
+export interface PlanItem {
+    /**
+     * The todo's id.
+     */
+    id: string;
+    /**
+     * Its text.
+     */
+    content: string;
+    /**
+     * Its status, after the updates.
+     */
+    status: TodoStatus;
+    /**
+     * The ids it waits for.
+     */
+    dependencies: string[];
+    /**
+     * Depth in the dependency graph (0: waits for nothing).
+     */
+    level: number;
+}
+
+/**
  * One turn of a conversation.
  */
 export type Turn = ({ role: "user" } & UserTurn) | ({ role: "assistant" } & ChatResponse);
+
+/**
+ * Options of `new DocStream(options)`.
+ */
+export interface DocStreamOptions {
+    /**
+     * A format name, or `auto` (the default) to detect the format from the first bytes.
+     */
+    format?: Format | "auto";
+    /**
+     * Images: none load unless their origin is allowed here.
+     */
+    images?: ImageOptions;
+    /**
+     * Language of the labels in `html()`, the patches and `text()` (default `en`).
+     */
+    locale?: Locale;
+    /**
+     * Which diff view a file edit shows: `unified`, `split` (side by side), or `both`
+     * (the default: both are in the HTML and the stylesheet shows the unified one).
+     */
+    diff?: DiffOption;
+    /**
+     * Size and depth limits; an event over a limit becomes an `error` document.
+     */
+    limits?: LimitOptions;
+}
 
 /**
  * Progress of a response.
@@ -288,6 +513,69 @@ export interface Attachment {
 export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled";
 
 /**
+ * The `function` part of a [`NestedTool`].
+ */
+export interface FunctionDef {
+    /**
+     * The tool's name.
+     */
+    name: string;
+    /**
+     * What the tool does; absent when the caller gave none.
+     */
+    description?: string;
+    /**
+     * The JSON Schema of the function's parameters.
+     */
+    parameters?: JsonSchema;
+}
+
+/**
+ * The diff view of a file edit.
+ */
+export interface DiffView {
+    /**
+     * Path of the file.
+     */
+    path: string;
+    /**
+     * The new path of a rename.
+     */
+    newPath: string | undefined;
+    /**
+     * What was done to the file.
+     */
+    operation: FileOperation;
+    /**
+     * Lines added.
+     */
+    added: number;
+    /**
+     * Lines removed.
+     */
+    removed: number;
+    /**
+     * The hunks.
+     */
+    hunks: Hunk[];
+    /**
+     * Unchanged lines folded away after the last hunk.
+     */
+    foldedAfter: number;
+}
+
+/**
+ * The formats docstream reads. Serialised as its [`name`](Format::name) (the names
+ * are the variants in kebab case; a test keeps the two equal).
+ */
+export type Format = "document-sse" | "response-json" | "cursor-stream-json" | "cursor-json" | "cursor-wrapper";
+
+/**
+ * The kind of a diff line.
+ */
+export type LineKind = "context" | "added" | "removed";
+
+/**
  * The old and new text of an edit.
  */
 export interface Diff {
@@ -313,6 +601,36 @@ export interface Diff {
  * The operation of a `file_edit`.
  */
 export type FileOperation = "create" | "edit" | "delete" | "rename";
+
+/**
+ * The plan view object.
+ */
+export interface PlanView {
+    /**
+     * The plan's title.
+     */
+    title: string;
+    /**
+     * The overview (Markdown).
+     */
+    overview: string;
+    /**
+     * Todos in dependency order (stable: written order among the ready ones).
+     */
+    todos: PlanItem[];
+    /**
+     * Todos completed.
+     */
+    done: number;
+    /**
+     * All todos.
+     */
+    total: number;
+    /**
+     * Problems found.
+     */
+    problems: PlanProblem[];
+}
 
 /**
  * The whole state: every turn of the conversation.
@@ -377,6 +695,17 @@ export interface Stats {
 }
 
 /**
+ * What to do with one thinking block. Serialised as `{action: "thinking", signature}`,
+ * `{action: "text"}` or `{action: "drop"}`.
+ */
+export type ThinkingCheck = { action: "thinking"; signature: string } | { action: "text" } | { action: "drop" };
+
+/**
+ * Which diff view(s) a `file_edit` shows.
+ */
+export type DiffMode = "both" | "unified" | "side_by_side";
+
+/**
  * `clarification` metadata.
  */
 export interface ClarificationMeta {
@@ -421,6 +750,11 @@ export interface CodeReferenceMeta {
      */
     language?: string;
 }
+
+/**
+ * `diff` of `DocStreamOptions`.
+ */
+export type DiffOption = "unified" | "split" | "both";
 
 /**
  * `error` metadata.
@@ -492,6 +826,30 @@ export interface FileEditMeta {
      * The tool's error message when the edit failed (addition).
      */
     error?: string;
+}
+
+/**
+ * `images` of `DocStreamOptions`.
+ */
+export interface ImageOptions {
+    /**
+     * Origins (`https://host[:port]`) whose images may load; none by default.
+     */
+    allow?: string[];
+}
+
+/**
+ * `limits` of `DocStreamOptions`.
+ */
+export interface LimitOptions {
+    /**
+     * Largest line, SSE event or JSON value in bytes (default 16 MiB).
+     */
+    maxEventBytes?: number;
+    /**
+     * Deepest JSON nesting accepted (default and maximum 128).
+     */
+    maxDepth?: number;
 }
 
 /**
@@ -636,43 +994,195 @@ export interface ToolCallMeta {
 
 
 /**
- * A live conversation read from a byte stream (`new DocStream(options)` in JS).
+ * A live conversation read from a byte stream, and its rendered page
+ * (`new DocStream(options)` in JS).
  */
 export class DocStream {
     free(): void;
     [Symbol.dispose](): void;
     /**
-     * Ends the stream; a response without its final event is marked cut off.
+     * The diff view of the `file_edit` document with this id, or `undefined`.
      */
-    finish(): void;
+    diffView(id: string): DiffView | undefined;
     /**
-     * `new DocStream({ format?, limits?: { maxEventBytes?, maxDepth? } })`.
+     * Ends the stream (a response without its final event is marked cut off) and
+     * returns the last patches.
+     */
+    finish(): Patch[];
+    /**
+     * The conversation element's HTML: what applying every patch so far gives.
+     */
+    html(): string;
+    /**
+     * `new DocStream({ format?, images?, locale?, diff?, limits? })`.
      */
     constructor(options?: DocStreamOptions);
     /**
-     * Reads a chunk: a `Uint8Array`, an `ArrayBuffer` or a string.
+     * The plan view of the `plan` document with this id, or `undefined`.
      */
-    push(chunk: Uint8Array | ArrayBuffer | string): void;
+    planView(id: string): PlanView | undefined;
+    /**
+     * Reads a chunk (a `Uint8Array`, an `ArrayBuffer` or a string, cut anywhere) and
+     * returns the patches that bring the page up to date.
+     */
+    push(chunk: Uint8Array | ArrayBuffer | string): Patch[];
     /**
      * The conversation as plain objects (turns; responses in seed 000's shape).
      */
     snapshot(): Conversation;
     /**
+     * One progress line per agent action (seed 001's `text` format), in `locale`.
+     */
+    text(): string;
+    /**
      * The detected or named format, once known.
      */
-    readonly format: string | undefined;
+    readonly format: Format | undefined;
 }
+
+/**
+ * Gemini stream events to OpenAI `chat.completion.chunk`s, for one stream
+ * (`new GeminiToOpenAI(id, model)` in JS).
+ */
+export class GeminiToOpenAI {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * Converts one Gemini event (the JSON text of one SSE `data:` line, or the parsed
+     * object; the `v1internal` `{response: …}` wrapper is accepted) into OpenAI chunks.
+     */
+    convert(event: string | GeminiEvent): OpenAIChunk[];
+    /**
+     * A converter whose chunks carry this `id` and `model`.
+     */
+    constructor(id: string, model: string);
+    /**
+     * The longest valid thought signature seen in this stream.
+     */
+    readonly longestSignature: string | undefined;
+}
+
+/**
+ * The thinking-signature rules of one conversation: remembers the longest valid
+ * signature seen and uses it to repair invalid ones (`new SignatureCache()` in JS).
+ */
+export class SignatureCache {
+    free(): void;
+    [Symbol.dispose](): void;
+    /**
+     * What to do with one thinking block: keep it (with its own or a repaired
+     * signature), send it as text, or drop it.
+     */
+    check(thinking: string, signature: string): ThinkingCheck;
+    /**
+     * An empty cache.
+     */
+    constructor();
+    /**
+     * Remembers `signature` when it is valid (at least 50 characters) and the longest.
+     */
+    observe(signature: string): void;
+    /**
+     * Applies [`check`](Self::check) to every `thinking` block of an Anthropic-style
+     * history, in order, and returns the repaired history.
+     */
+    repairHistory(messages: AnthropicMessage[]): AnthropicMessage[];
+    /**
+     * The longest valid signature seen so far.
+     */
+    readonly longest: string | undefined;
+}
+
+/**
+ * A JSON Schema cleaned for Gemini: `additionalProperties`, `$schema`, `title`,
+ * `default` dropped, `type` upper-cased, `anyOf` narrowed to its first non-null branch.
+ */
+export function cleanSchemaForGemini(schema: JsonSchema): JsonSchema;
+
+/**
+ * Whether thinking must be off because the last assistant turn of an Anthropic-style
+ * history used tools without thinking.
+ */
+export function historyDisablesThinking(messages: AnthropicMessage[]): boolean;
+
+/**
+ * OpenAI Chat Completions messages to Anthropic/Cursor messages (consecutive `tool`
+ * messages become one `user` message of `tool_result` blocks).
+ */
+export function messagesToAnthropic(messages: OpenAIMessage[]): AnthropicMessage[];
+
+/**
+ * Anthropic/Cursor messages (`tool_use`, `tool_result`, `thinking` blocks) to OpenAI
+ * Chat Completions messages (`tool_calls`, `tool` role, `reasoning_content`).
+ */
+export function messagesToOpenAI(messages: AnthropicMessage[]): OpenAIMessage[];
+
+/**
+ * Whether `model` can think (`-thinking` names, `gemini-3-pro`, every `claude-` model).
+ */
+export function modelSupportsThinking(model: string): boolean;
+
+/**
+ * Whether thinking is on by default for `model` (Opus 4.5, `-thinking` names).
+ */
+export function thinkingEnabledByDefault(model: string): boolean;
+
+/**
+ * An OpenAI `tool_choice` to the Anthropic one; `undefined` when it has no counterpart.
+ */
+export function toolChoiceToAnthropic(choice: OpenAIToolChoice): AnthropicToolChoice | undefined;
+
+/**
+ * An Anthropic `tool_choice` to the OpenAI one (`{type: "any"}` → `"required"` …);
+ * `undefined` when it has no counterpart.
+ */
+export function toolChoiceToOpenAI(choice: AnthropicToolChoice): OpenAIToolChoice | undefined;
+
+/**
+ * Nested OpenAI tool definitions to the flat form.
+ */
+export function toolsToAnthropic(tools: NestedTool[]): FlatTool[];
+
+/**
+ * Flat tool definitions (`{name, description, input_schema}`) to the nested OpenAI form
+ * (`{type: "function", function: {name, description, parameters}}`).
+ */
+export function toolsToOpenAI(tools: FlatTool[]): NestedTool[];
 
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_docstream_free: (a: number, b: number) => void;
-    readonly docstream_finish: (a: number) => [number, number];
+    readonly __wbg_geminitoopenai_free: (a: number, b: number) => void;
+    readonly __wbg_signaturecache_free: (a: number, b: number) => void;
+    readonly cleanSchemaForGemini: (a: any) => [number, number, number];
+    readonly docstream_diffView: (a: number, b: number, c: number) => [number, number, number];
+    readonly docstream_finish: (a: number) => [number, number, number];
     readonly docstream_format: (a: number) => [number, number];
+    readonly docstream_html: (a: number) => [number, number];
     readonly docstream_new: (a: number) => [number, number, number];
-    readonly docstream_push: (a: number, b: any) => [number, number];
+    readonly docstream_planView: (a: number, b: number, c: number) => [number, number, number];
+    readonly docstream_push: (a: number, b: any) => [number, number, number];
     readonly docstream_snapshot: (a: number) => [number, number, number];
+    readonly docstream_text: (a: number) => [number, number];
+    readonly geminitoopenai_convert: (a: number, b: any) => [number, number, number];
+    readonly geminitoopenai_longestSignature: (a: number) => [number, number];
+    readonly geminitoopenai_new: (a: number, b: number, c: number, d: number) => number;
+    readonly historyDisablesThinking: (a: any) => [number, number, number];
+    readonly messagesToAnthropic: (a: any) => [number, number, number];
+    readonly messagesToOpenAI: (a: any) => [number, number, number];
+    readonly modelSupportsThinking: (a: number, b: number) => number;
+    readonly signaturecache_check: (a: number, b: number, c: number, d: number, e: number) => [number, number, number];
+    readonly signaturecache_longest: (a: number) => [number, number];
+    readonly signaturecache_new: () => number;
+    readonly signaturecache_observe: (a: number, b: number, c: number) => void;
+    readonly signaturecache_repairHistory: (a: number, b: any) => [number, number, number];
+    readonly thinkingEnabledByDefault: (a: number, b: number) => number;
+    readonly toolChoiceToAnthropic: (a: any) => [number, number, number];
+    readonly toolChoiceToOpenAI: (a: any) => [number, number, number];
+    readonly toolsToAnthropic: (a: any) => [number, number, number];
+    readonly toolsToOpenAI: (a: any) => [number, number, number];
     readonly __wbindgen_malloc: (a: number, b: number) => number;
     readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
     readonly __wbindgen_free: (a: number, b: number, c: number) => void;

@@ -15,6 +15,8 @@
 //! assert_eq!(cache.check("again", "short"), Checked::Thinking { signature: good });
 //! ```
 
+use serde_json::{Value, json};
+
 /// The shortest signature accepted as valid.
 pub const MIN_SIGNATURE_LEN: usize = 50;
 
@@ -24,8 +26,15 @@ pub struct SignatureCache {
     longest: Option<String>,
 }
 
-/// What to do with one thinking block.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What to do with one thinking block. Serialised as `{action: "thinking", signature}`,
+/// `{action: "text"}` or `{action: "drop"}`.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(
+    feature = "wasm",
+    derive(tsify::Tsify),
+    tsify(rename = "ThinkingCheck")
+)]
+#[serde(tag = "action", rename_all = "lowercase")]
 pub enum Checked {
     /// Keep it as thinking, with this signature.
     Thinking {
@@ -78,6 +87,59 @@ impl SignatureCache {
             },
             None => Checked::Text,
         }
+    }
+}
+
+impl SignatureCache {
+    /// Applies the rules to every `thinking` block of an Anthropic-style `messages`
+    /// array, in order: a block keeps its signature or gets the repaired one, becomes a
+    /// `text` block, or is left out. Other blocks and messages are kept as they are.
+    ///
+    /// ```
+    /// use docstream::convert::thinking::SignatureCache;
+    /// use serde_json::json;
+    ///
+    /// let good = "s".repeat(60);
+    /// let history = json!([
+    ///     {"role": "assistant", "content": [{"type": "thinking", "thinking": "a", "signature": good}]},
+    ///     {"role": "assistant", "content": [
+    ///         {"type": "thinking", "thinking": "b", "signature": "short"},
+    ///         {"type": "thinking", "thinking": "", "signature": ""}
+    ///     ]}
+    /// ]);
+    /// let fixed = SignatureCache::default().repair_history(history.as_array().unwrap());
+    /// assert_eq!(fixed[1]["content"], json!([{"type": "thinking", "thinking": "b", "signature": good}]));
+    /// ```
+    pub fn repair_history(&mut self, messages: &[Value]) -> Vec<Value> {
+        messages
+            .iter()
+            .map(|message| {
+                let Some(blocks) = message.get("content").and_then(Value::as_array) else {
+                    return message.clone();
+                };
+                let mut fixed = Vec::with_capacity(blocks.len());
+                for block in blocks {
+                    if block.get("type").and_then(Value::as_str) != Some("thinking") {
+                        fixed.push(block.clone());
+                        continue;
+                    }
+                    let text = block.get("thinking").and_then(Value::as_str).unwrap_or("");
+                    let signature = block.get("signature").and_then(Value::as_str).unwrap_or("");
+                    match self.check(text, signature) {
+                        Checked::Thinking { signature } => {
+                            let mut block = block.clone();
+                            block["signature"] = Value::String(signature);
+                            fixed.push(block);
+                        }
+                        Checked::Text => fixed.push(json!({"type": "text", "text": text})),
+                        Checked::Drop => {}
+                    }
+                }
+                let mut message = message.clone();
+                message["content"] = Value::Array(fixed);
+                message
+            })
+            .collect()
     }
 }
 
@@ -153,6 +215,41 @@ mod tests {
             cache.check("more", &"c".repeat(49)),
             Checked::Thinking { signature: seventy }
         );
+    }
+
+    #[test]
+    fn repair_history_keeps_repairs_downgrades_and_drops() {
+        let good = "g".repeat(55);
+        let history = serde_json::json!([
+            {"role": "user", "content": "hi"},
+            {"role": "assistant", "content": [
+                {"type": "thinking", "thinking": "first", "signature": "bad"},
+                {"type": "text", "text": "answer"}
+            ]},
+            {"role": "assistant", "content": [
+                {"type": "thinking", "thinking": "second", "signature": good},
+                {"type": "thinking", "thinking": "third"},
+                {"type": "thinking", "thinking": ""},
+                {"type": "tool_use", "id": "t", "name": "Bash", "input": {}}
+            ]}
+        ]);
+        let mut cache = SignatureCache::default();
+        let fixed = cache.repair_history(history.as_array().unwrap());
+        assert_eq!(fixed[0], history[0]);
+        // No valid signature seen yet: downgraded to text.
+        assert_eq!(
+            fixed[1]["content"],
+            serde_json::json!([{"type": "text", "text": "first"}, {"type": "text", "text": "answer"}])
+        );
+        assert_eq!(
+            fixed[2]["content"],
+            serde_json::json!([
+                {"type": "thinking", "thinking": "second", "signature": good},
+                {"type": "thinking", "thinking": "third", "signature": good},
+                {"type": "tool_use", "id": "t", "name": "Bash", "input": {}}
+            ])
+        );
+        assert_eq!(cache.longest(), Some(good.as_str()));
     }
 
     #[test]

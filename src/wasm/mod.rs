@@ -1,5 +1,5 @@
 //! The JavaScript binding: a thin layer over [`crate::DocStream`],
-//! [`HtmlView`](crate::render::patch::HtmlView) and [`crate::convert`]. Nothing here
+//! [`HtmlView`](crate::render::patch::HtmlView) and [`crate::convert`] (in `convert.rs`). Nothing here
 //! decides anything; it converts chunks and options in and objects out, and turns every
 //! error into a JS `Error` with a stable `code`:
 //!
@@ -9,7 +9,10 @@
 //! | `DS_BAD_CHUNK` | `push` given something other than bytes or a string |
 //! | `DS_BAD_OPTIONS` | options of the wrong shape or value |
 //! | `DS_UNKNOWN_FORMAT` | a format name docstream does not know |
+//! | `DS_BAD_INPUT` | a conversion given input of the wrong shape, or invalid JSON |
 //! | `DS_INTERNAL` | a value that could not cross the boundary (a bug) |
+
+mod convert;
 
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -19,6 +22,13 @@ use crate::render::labels::Locale;
 use crate::render::patch::HtmlView;
 use crate::render::{DiffMode, RenderOptions, diff_view_by_id, plan_view_by_id, progress};
 use crate::{Format, Limits, Options};
+
+pub use convert::{
+    JsGeminiToOpenAi, JsSignatureCache, clean_schema_for_gemini, history_disables_thinking,
+    messages_to_anthropic, messages_to_openai, model_supports_thinking,
+    thinking_enabled_by_default, tool_choice_to_anthropic, tool_choice_to_openai,
+    tools_to_anthropic, tools_to_openai,
+};
 
 #[wasm_bindgen(typescript_custom_section)]
 const DOCUMENT_TS: &str = include_str!("document.d.ts");

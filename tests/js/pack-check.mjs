@@ -1,0 +1,219 @@
+// Run by pack-test.mjs inside a temp project that installed the packed tarball: every
+// import below resolves through node_modules/docstream's package.json `exports`.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import init, { DocStream } from 'docstream';
+import initInline, { DocStream as InlineDocStream } from 'docstream/inline';
+import { patches } from 'docstream/stream';
+
+const fixtures = process.argv[2];
+const read = (rel) => readFileSync(join(fixtures, rel));
+const cases = [
+  'cursor-stream-json/tools.jsonl',
+  'cursor-stream-json/fences.jsonl',
+  'document-sse/stream.sse',
+  'response-json/response.json',
+];
+
+// The package's files, by the names its `exports` give them.
+const wasmPath = fileURLToPath(import.meta.resolve('docstream/docstream_bg.wasm'));
+const cssPath = fileURLToPath(import.meta.resolve('docstream/docstream.css'));
+assert.match(readFileSync(cssPath, 'utf8'), /\.ds-conversation/);
+const manifest = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('docstream/package.json')), 'utf8'));
+assert.equal(manifest.type, 'module');
+assert.deepEqual(manifest.sideEffects, ['./define.js']);
+
+/** Applies patches to a page held as strings (what a DOM does with them). */
+class Page {
+  turns = [];
+  apply(list) {
+    assert.ok(Array.isArray(list), 'patches are an array');
+    for (const p of list) this.#one(p);
+  }
+  #one(p) {
+    const turn = this.turns[p.turn];
+    switch (p.op) {
+      case 'insert_turn': {
+        const body = p.html.slice(0, -'</section>\n'.length);
+        const nl = body.indexOf('\n') + 1;
+        this.turns.splice(p.turn, 0, { open: body.slice(0, nl), header: body.slice(nl), docs: [] });
+        break;
+      }
+      case 'replace_turn_header': turn.header = p.html; break;
+      case 'insert_document': turn.docs.splice(p.index, 0, parseDoc(p.html)); break;
+      case 'replace_document': turn.docs[p.index] = parseDoc(p.html); break;
+      case 'append_blocks': turn.docs[p.index].blocks += p.html; break;
+      case 'replace_tail': turn.docs[p.index].tail = p.html; break;
+      default: assert.fail(`unknown op ${p.op}`);
+    }
+    if (p.op !== 'insert_turn' && p.op !== 'replace_turn_header') {
+      assert.equal(typeof p.id, 'string');
+      assert.ok(p.html.length >= 0 && Number.isInteger(p.index));
+    }
+  }
+  html() {
+    let out = '<main class="ds-conversation">\n';
+    for (const t of this.turns) {
+      out += t.open + t.header;
+      for (const d of t.docs) {
+        out += d.whole ?? `${d.open}<div class="ds-blocks">${d.blocks}</div>\n<div class="ds-tail">${d.tail}</div>\n</div>\n`;
+      }
+      out += '</section>\n';
+    }
+    return out + '</main>\n';
+  }
+}
+
+function parseDoc(html) {
+  const open = '<div class="ds-blocks">';
+  const mid = '</div>\n<div class="ds-tail">';
+  const close = '</div>\n</div>\n';
+  const b = html.indexOf(open);
+  const m = html.lastIndexOf(mid);
+  if (b >= 0 && m > b && html.includes('class="ds-doc ds-text"') && html.endsWith(close)) {
+    return { open: html.slice(0, b), blocks: html.slice(b + open.length, m), tail: html.slice(m + mid.length, -close.length) };
+  }
+  return { whole: html };
+}
+
+function chunked(Stream, bytes, size, options) {
+  const s = new Stream(options);
+  const page = new Page();
+  for (let i = 0; i < bytes.length; i += size) page.apply(s.push(bytes.subarray(i, i + size)));
+  page.apply(s.finish());
+  const result = { page: page.html(), html: s.html(), snapshot: s.snapshot(), text: s.text() };
+  s.free();
+  return result;
+}
+
+// docstream: init from the bytes of the installed package's .wasm.
+await init({ module_or_path: readFileSync(wasmPath) });
+for (const rel of cases) {
+  const bytes = read(rel);
+  const golden = readFileSync(join(fixtures, rel.replace(/\.[a-z]+$/, '.expected.html')), 'utf8');
+  const goldenJson = JSON.parse(readFileSync(join(fixtures, rel.replace(/\.[a-z]+$/, '.expected.json')), 'utf8'));
+  for (const size of [bytes.length, 1, 5, 64]) {
+    const r = chunked(DocStream, bytes, size);
+    assert.equal(r.page, r.html, `${rel} in chunks of ${size}: the patches give html()`);
+    assert.equal(r.html, golden, `${rel} in chunks of ${size}: html() is the golden HTML`);
+    assert.deepEqual(r.snapshot, goldenJson, `${rel} in chunks of ${size}: the golden JSON`);
+  }
+}
+const tools = read('cursor-stream-json/tools.jsonl');
+// A long Markdown answer streamed in small deltas: finished blocks arrive as
+// append_blocks, the unfinished one as replace_tail.
+const markdown = Array.from({ length: 12 }, (_, i) =>
+  `## Part ${i}\n\nSome *text* for part ${i}, with \`code\` and a [link](https://example.com/${i}).\n\n- one\n- two\n\n`).join('');
+const streamedText = new TextEncoder().encode(
+  markdown.match(/[\s\S]{1,9}/g)
+    .map((piece) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: piece }] } }))
+    .join('\n') + '\n' + JSON.stringify({ type: 'result', subtype: 'success', result: markdown }) + '\n');
+{
+  const ops = new Set();
+  const s = new DocStream();
+  const page = new Page();
+  for (let i = 0; i < streamedText.length; i += 50) {
+    const batch = s.push(streamedText.subarray(i, i + 50));
+    batch.forEach((p) => ops.add(p.op));
+    page.apply(batch);
+  }
+  page.apply(s.finish());
+  assert.ok(ops.has('append_blocks') && ops.has('replace_tail'), [...ops].join());
+  assert.equal(page.html(), s.html(), 'streamed Markdown: the patches give html()');
+  assert.equal(s.html(), chunked(DocStream, streamedText, streamedText.length).html);
+  assert.match(s.html(), /<h2[^>]*>Part 11<\/h2>/);
+}
+{
+  const s = new DocStream({ locale: 'de', diff: 'split' });
+  s.push(tools);
+  s.finish();
+  assert.equal(s.format, 'cursor-stream-json');
+  assert.match(s.text(), /\n$/);
+  assert.match(s.html(), /ds-diff-split/);
+  assert.doesNotMatch(s.html(), /ds-diff-unified/);
+  const diff = s.diffView('doc_005');
+  assert.equal(diff.path, '/repo/src/main.rs');
+  assert.ok(diff.hunks[0].lines.length > 0);
+  assert.equal(s.planView('doc_002').title, 'Fix greeting');
+  assert.equal(s.diffView('doc_002'), undefined);
+  assert.throws(() => s.push('x'), (e) => e instanceof Error && e.code === 'DS_FINISHED');
+  assert.throws(() => new DocStream({ locale: 'xx' }), (e) => e.code === 'DS_BAD_OPTIONS');
+  assert.throws(() => new DocStream({ format: 'nope' }), (e) => e.code === 'DS_UNKNOWN_FORMAT');
+  assert.throws(() => new DocStream().push(42), (e) => e.code === 'DS_BAD_CHUNK');
+}
+
+// docstream/inline: init() with no argument, from the inlined bytes.
+await initInline();
+{
+  const r = chunked(InlineDocStream, tools, 17);
+  assert.equal(r.page, r.html);
+  assert.equal(r.html, chunked(DocStream, tools, tools.length).html, 'inline gives what docstream gives');
+}
+
+// docstream/stream: a ReadableStream of the fixture in uneven chunks.
+function readable(bytes, sizes) {
+  let at = 0;
+  let k = 0;
+  return new ReadableStream({
+    pull(controller) {
+      if (at >= bytes.length) return controller.close();
+      const size = sizes[k++ % sizes.length];
+      controller.enqueue(bytes.slice(at, at + size));
+      at += size;
+    },
+  });
+}
+{
+  const s = new DocStream();
+  const page = new Page();
+  let batches = 0;
+  for await (const batch of patches(s, readable(tools, [1, 100, 7, 333]))) {
+    page.apply(batch);
+    batches++;
+  }
+  assert.equal(page.html(), s.html(), 'stream: the patches give html()');
+  assert.equal(s.html(), chunked(DocStream, tools, tools.length).html);
+  assert.ok(batches > 10, 'one batch per chunk, then finish');
+  assert.throws(() => s.push('x'), (e) => e.code === 'DS_FINISHED', 'stream: finish() was called');
+}
+{
+  // An async iterable of strings works too.
+  async function* lines() {
+    for (const line of tools.toString('utf8').split(/(?<=\n)/)) yield line;
+  }
+  const s = new DocStream();
+  const page = new Page();
+  for await (const batch of patches(s, lines())) page.apply(batch);
+  assert.equal(page.html(), s.html());
+}
+{
+  // An abort stops reading, rejects with the signal's reason and cancels the source.
+  const controller = new AbortController();
+  let cancelled;
+  const source = new ReadableStream({
+    start(c) { c.enqueue(tools.subarray(0, 200)); },
+    cancel(reason) { cancelled = reason; },
+  }); // never closes: only the abort can end it
+  const s = new DocStream();
+  const reason = new Error('enough');
+  let seen = 0;
+  await assert.rejects(async () => {
+    for await (const batch of patches(s, source, { signal: controller.signal })) {
+      seen++;
+      assert.ok(Array.isArray(batch));
+      setTimeout(() => controller.abort(reason), 10);
+    }
+  }, (e) => e === reason);
+  assert.equal(seen, 1);
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(cancelled, reason, 'the source was cancelled with the reason');
+  s.push('{}\n'); // not finished by the helper
+  const pre = new AbortController();
+  pre.abort(reason);
+  await assert.rejects(() => patches(new DocStream(), source, { signal: pre.signal }).next(), (e) => e === reason);
+  await assert.rejects(() => patches(new DocStream(), 'a string').next(), TypeError);
+}
+console.log('pack-check: ok');

@@ -1,0 +1,41 @@
+// The npm package as a user gets it: `npm pack` pkg/ into a temp dir, install the
+// tarball offline into a separate temp project, and run tests/js/pack-check.mjs there,
+// which imports `docstream`, `docstream/inline` and `docstream/stream` by name.
+// Needs a built pkg/ (bash scripts/build-wasm.sh).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const pkg = join(root, 'pkg');
+if (!existsSync(join(pkg, 'package.json'))) {
+  console.error('pack-test: pkg/ is not built; run bash scripts/build-wasm.sh first');
+  process.exit(1);
+}
+
+const work = mkdtempSync(join(tmpdir(), 'docstream-pack-'));
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+try {
+  const packed = JSON.parse(run('npm', ['pack', pkg, '--json', '--pack-destination', work], work));
+  const { filename, files } = packed[0];
+  const names = files.map((f) => f.path).sort();
+  console.log(`pack-test: ${filename}: ${names.join(', ')}`);
+  for (const needed of ['docstream.js', 'docstream.d.ts', 'docstream_bg.wasm', 'inline.js', 'inline.d.ts',
+    'stream.js', 'stream.d.ts', 'docstream.css', 'package.json', 'README.md', 'LICENSE']) {
+    if (!names.includes(needed)) throw new Error(`pack-test: the tarball lacks ${needed}`);
+  }
+
+  const project = join(work, 'project');
+  execFileSync('mkdir', ['-p', project]);
+  writeFileSync(join(project, 'package.json'),
+    JSON.stringify({ name: 'docstream-pack-test', private: true, type: 'module' }, null, 2));
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, filename)], project);
+  copyFileSync(join(root, 'tests/js/pack-check.mjs'), join(project, 'check.mjs'));
+  execFileSync('node', ['check.mjs', join(root, 'tests/fixtures')], { cwd: project, stdio: 'inherit' });
+  console.log('pack-test: ok');
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
