@@ -512,6 +512,32 @@ export const tests = [
     },
   },
   {
+    name: 'allow-images: images load only from the allowed origins',
+    async run({ context, url }) {
+      const page = await openTestPage(context, url);
+      const line = (o) => `${JSON.stringify(o)}\n`;
+      const text =
+        line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `![shot](${url}/docs/screenshot.png)\n\ndone` }] }, session_id: 's' }) +
+        line({ type: 'result', subtype: 'success', is_error: false, result: 'x', session_id: 's' });
+      const r = await page.evaluate(async ([text, origin]) => {
+        const blocked = window.T.make();
+        await blocked.load(text);
+        const allowed = window.T.make({ 'allow-images': origin });
+        await allowed.load(text);
+        const img = allowed.shadowRoot.querySelector('img');
+        if (img && !img.complete) await new Promise((r) => img.addEventListener('load', r, { once: true }));
+        return {
+          blockedImgs: blocked.shadowRoot.querySelectorAll('img').length,
+          placeholder: blocked.shadowRoot.querySelectorAll('.ds-image-placeholder').length,
+          loaded: img ? img.naturalWidth > 0 : false,
+        };
+      }, [text, url]);
+      assert.deepEqual(r, { blockedImgs: 0, placeholder: 1, loaded: true });
+      assert.equal(page.log.requests.filter((u) => u.endsWith('/docs/screenshot.png')).length, 1, 'one request, from the allowed view');
+      await assertClean(page);
+    },
+  },
+  {
     name: 'themes and the diff attribute switch by CSS only',
     async run({ context, url }) {
       const page = await openTestPage(context, url);
