@@ -40,8 +40,19 @@ export interface DocstreamViewEventMap extends HTMLElementEventMap {
  * by this module; import `docstream/define` or call `customElements.define`. */
 export class DocstreamView extends HTMLElement {
   /** Initialises the WebAssembly module once (`module_or_path` of docstream's `init`:
-   * URL, bytes, module or response; default: the `.wasm` beside `docstream.js`). */
-  static init(input?: URL | string | BufferSource | WebAssembly.Module | Response | { module_or_path: unknown }): Promise<void>;
+   * URL, bytes, module or response; default: the `.wasm` beside `docstream.js`), or
+   * switches to another build of the binding given as its module namespace, such as
+   * `import * as docstream from 'docstream/inline'`. */
+  static init(
+    input?:
+      | URL
+      | string
+      | BufferSource
+      | WebAssembly.Module
+      | Response
+      | { module_or_path: unknown }
+      | { default: (input?: unknown) => Promise<unknown>; DocStream: new (options?: any) => unknown },
+  ): Promise<void>;
   static readonly observedAttributes: string[];
 
   /** URL of a transcript or stream to load (streamed as it arrives). */

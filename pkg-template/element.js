@@ -6,7 +6,7 @@
 // finished blocks appended and only its unfinished tail replaced, nothing else is
 // touched. Styles live in the shadow root as a constructed stylesheet, so the element
 // works under a strict Content-Security-Policy (no inline styles or scripts).
-import init, { DocStream } from './docstream.js';
+import defaultInit, { DocStream as DefaultDocStream } from './docstream.js';
 import css from './docstream-css.js';
 
 const LABELS = {
@@ -29,6 +29,8 @@ const PIN_SLACK = 32;
 /** How long (ms) after a wheel, key, touch or pointer input a scroll counts as the reader's. */
 const USER_SCROLL_MS = 1000;
 
+/** The binding the element uses: docstream.js, or a module given to init(). */
+let binding = { init: defaultInit, DocStream: DefaultDocStream };
 let initPromise = null;
 let moduleReady = false;
 let sheet = null;
@@ -114,12 +116,22 @@ export class DocstreamView extends HTMLElement {
   /**
    * Initialises the WebAssembly module (once). `input` is what docstream's `init`
    * takes as `module_or_path` (URL, bytes, `WebAssembly.Module`, `Response`); without
-   * it the `.wasm` file next to the package's `docstream.js` is fetched. A page that
-   * already initialised the module (for example with `docstream/inline`) need not call
-   * it.
+   * it the `.wasm` file next to the package's `docstream.js` is fetched. It may also be
+   * the namespace of another build of the binding, such as `docstream/inline`
+   * (`import * as docstream from 'docstream/inline'; await DocstreamView.init(docstream)`):
+   * streams created from then on use that module's `DocStream`.
    */
   static init(input) {
+    if (input && typeof input.DocStream === 'function' && typeof input.default === 'function') {
+      if (binding.DocStream !== input.DocStream) {
+        binding = { init: input.default, DocStream: input.DocStream };
+        initPromise = null;
+        moduleReady = false;
+      }
+      input = undefined;
+    }
     if (!initPromise) {
+      const init = binding.init;
       const arg =
         input === undefined || (input && typeof input === 'object' && 'module_or_path' in input)
           ? input
@@ -146,6 +158,7 @@ export class DocstreamView extends HTMLElement {
   #finished = false;
   #bytes = 0;
   #pinned = true;
+  #lastTop = 0;
   #userInputAt = -Infinity;
   #pointerDown = false;
   #scrollFrame = 0;
@@ -260,7 +273,7 @@ export class DocstreamView extends HTMLElement {
    * once when the module is ready, else queued until it is.
    */
   push(chunk) {
-    if (!this.#stream) {
+    if (!this.#canApplyNow()) {
       this.#queue.push({ chunk });
       this.#drainWhenReady();
       return;
@@ -270,7 +283,7 @@ export class DocstreamView extends HTMLElement {
 
   /** Ends the stream (a stream without its final event is marked cut off). */
   finish() {
-    if (!this.#stream) {
+    if (!this.#canApplyNow()) {
       this.#queue.push({ finish: true });
       this.#drainWhenReady();
       return;
@@ -374,11 +387,16 @@ export class DocstreamView extends HTMLElement {
     return options;
   }
 
+  /** Nothing queued and the module ready: a call applies at once. */
+  #canApplyNow() {
+    return this.#queue.length === 0 && this.#createStreamIfReady();
+  }
+
   #createStreamIfReady() {
     if (this.#stream) return true;
     if (!moduleReady) return false;
     try {
-      this.#stream = new DocStream(this.#options());
+      this.#stream = new binding.DocStream(this.#options());
       return true;
     } catch (e) {
       this.#error(e); // bad options
@@ -581,17 +599,25 @@ export class DocstreamView extends HTMLElement {
     );
   }
 
+  /** Pinned again at the bottom; unpinned only when the reader moved up (content that
+   * grows never lowers scrollTop, and scroll events arrive a frame late). */
   #onScroll() {
-    const distance = this.scrollHeight - this.scrollTop - this.clientHeight;
+    const top = this.scrollTop;
+    const distance = this.scrollHeight - top - this.clientHeight;
+    const user = this.#pointerDown || performance.now() - this.#userInputAt < USER_SCROLL_MS;
     if (distance <= PIN_SLACK) this.#pinned = true;
-    else if (this.#pointerDown || performance.now() - this.#userInputAt < USER_SCROLL_MS) this.#pinned = false;
+    else if (user && top < this.#lastTop - 1) this.#pinned = false;
+    this.#lastTop = top;
   }
 
   #schedulePin() {
     if (!this.#pinned || this.#scrollFrame) return;
     this.#scrollFrame = requestAnimationFrame(() => {
       this.#scrollFrame = 0;
-      if (this.#pinned) this.scrollTop = this.scrollHeight;
+      if (this.#pinned) {
+        this.scrollTop = this.scrollHeight;
+        this.#lastTop = this.scrollTop;
+      }
     });
   }
 
