@@ -43,12 +43,14 @@ if ! have chromium || ! have chromedriver; then
   $sudo_cmd apt-get install -y -qq --no-install-recommends chromium chromium-driver
 fi
 
-# Node tools (binaryen's wasm-opt, playwright-core), from the committed lockfile.
+# Node tools (binaryen's wasm-opt, playwright-core, typescript for the package's
+# declarations), from the committed lockfile.
 if ! have node || ! have npm; then
   echo "setup: node and npm are needed (apt-get install nodejs npm)" >&2
   exit 1
 fi
 if [ ! -d node_modules/binaryen ] || [ ! -d node_modules/playwright-core ] \
+  || [ ! -d node_modules/typescript ] \
   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi

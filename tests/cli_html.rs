@@ -3,8 +3,13 @@
 
 use std::process::Command;
 
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/cursor-session.jsonl");
+
 fn html(args: &[&str]) -> Vec<u8> {
-    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/cursor-session.jsonl");
+    html_of(SAMPLE, args)
+}
+
+fn html_of(sample: &str, args: &[&str]) -> Vec<u8> {
     let out = Command::new(env!("CARGO_BIN_EXE_docstream"))
         .arg("html")
         .args(args)
@@ -25,5 +30,37 @@ fn chunked_page_is_byte_identical() {
     assert!(whole.starts_with(b"<!DOCTYPE html>"));
     for n in ["1", "16", "100"] {
         assert!(html(&["--chunk", n]) == whole, "--chunk {n} differs");
+    }
+}
+
+/// `--locale de` takes every label from the German table: none of the English labels
+/// of the every-type fixture is left.
+#[test]
+fn german_page_has_no_english_labels() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/response-json/every-type.json"
+    );
+    let page = String::from_utf8(html_of(fixture, &["--locale", "de"])).unwrap();
+    for german in [
+        ">erledigt<",
+        ">Kopieren<",
+        "Dauer",
+        "Argumente",
+        "Ergebnis",
+        "umbenannt",
+    ] {
+        assert!(page.contains(german), "{german} missing");
+    }
+    for english in [
+        ">completed<",
+        ">Copy<",
+        ">Arguments<",
+        ">Result<",
+        "took ",
+        ">renamed<",
+        ">Thinking<",
+    ] {
+        assert!(!page.contains(english), "{english} left in the German page");
     }
 }

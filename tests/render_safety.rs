@@ -5,6 +5,8 @@
 mod support;
 
 use docstream::render::markdown::{MarkdownOptions, render_markdown};
+use docstream::render::{RenderOptions, render_conversation};
+use docstream::{DocStream, Format, Options};
 use html5ever::tendril::TendrilSink;
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
@@ -42,6 +44,24 @@ const ELEMENTS: &[&str] = &[
     "img",
     "div",
     "sup",
+    "main",
+    "section",
+    "header",
+    "footer",
+    "div",
+    "figure",
+    "figcaption",
+    "button",
+    "details",
+    "summary",
+    "dl",
+    "dt",
+    "dd",
+    "time",
+    "small",
+    "ins",
+    "mark",
+    "label",
 ];
 const ATTRIBUTES: &[&str] = &[
     "href",
@@ -80,6 +100,26 @@ fn scheme(url: &str) -> Option<String> {
     Some(before.to_ascii_lowercase())
 }
 
+/// Origins the image policy allows in this test (the vectors' "allowed" hosts).
+const ALLOWED_IMAGE_ORIGINS: &[&str] =
+    &["https://allowed.example", "https://allowed-proxy.example"];
+
+/// True when an image source loads from one of [`ALLOWED_IMAGE_ORIGINS`], judged as a
+/// browser would: after URL preprocessing, the authority must be exactly an allowed
+/// host (no user-info, no backslash, no longer host sharing the prefix).
+fn image_allowed(src: &str) -> bool {
+    let cleaned: String = src
+        .trim_matches(|c: char| c <= ' ')
+        .chars()
+        .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
+        .collect();
+    ALLOWED_IMAGE_ORIGINS.iter().any(|origin| {
+        cleaned.len() > origin.len()
+            && cleaned[..origin.len()].eq_ignore_ascii_case(origin)
+            && cleaned.as_bytes()[origin.len()] == b'/'
+    })
+}
+
 fn check(node: &Handle, id: &str, problems: &mut Vec<String>, text: &mut String) {
     match &node.data {
         NodeData::Element { name, attrs, .. } => {
@@ -87,14 +127,10 @@ fn check(node: &Handle, id: &str, problems: &mut Vec<String>, text: &mut String)
             if !ELEMENTS.contains(&tag.as_str()) {
                 problems.push(format!("{id}: element <{tag}>"));
             }
-            if tag == "img" {
-                problems.push(format!(
-                    "{id}: an image was loaded without an allowed origin"
-                ));
-            }
             for a in attrs.borrow().iter() {
                 let attr = a.name.local.to_string();
-                if !ATTRIBUTES.contains(&attr.as_str()) {
+                let data = attr.starts_with("data-") || attr.starts_with("aria-");
+                if !data && !ATTRIBUTES.contains(&attr.as_str()) {
                     problems.push(format!("{id}: attribute {attr} on <{tag}>"));
                 }
                 if attr == "href" || attr == "src" {
@@ -102,6 +138,18 @@ fn check(node: &Handle, id: &str, problems: &mut Vec<String>, text: &mut String)
                         if !matches!(s.as_str(), "http" | "https" | "mailto") {
                             problems.push(format!("{id}: {attr}={:?}", &*a.value));
                         }
+                    }
+                }
+                if tag == "img" && attr == "src" && !image_allowed(&a.value) {
+                    problems.push(format!("{id}: image loaded from {:?}", &*a.value));
+                }
+                if tag == "a" && attr == "href" {
+                    let rel = attrs
+                        .borrow()
+                        .iter()
+                        .any(|r| &*r.name.local == "rel" && &*r.value == "noopener noreferrer");
+                    if !rel {
+                        problems.push(format!("{id}: link without rel=noopener noreferrer"));
                     }
                 }
             }
@@ -121,6 +169,40 @@ fn parse(html: &str) -> RcDom {
         .unwrap()
 }
 
+/// The raw-HTML tags of a vector (`<…>` runs starting with a letter, `/` or `!`), which
+/// must reach the reader as text.
+fn raw_tags(markdown: &str) -> Vec<&str> {
+    let mut tags = Vec::new();
+    let mut rest = markdown;
+    while let Some(open) = rest.find('<') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('>') else { break };
+        if after.starts_with(|c: char| c.is_ascii_alphabetic() || c == '/' || c == '!') {
+            tags.push(&rest[open..open + 1 + close + 1]);
+        }
+        rest = &after[close + 1..];
+    }
+    tags
+}
+
+/// A whole response whose documents carry the vector: as a Markdown text document, and
+/// (for the terminal class) as a command's output.
+fn response_with(markdown: &str) -> String {
+    serde_json::json!({
+        "id": "r", "status": "completed",
+        "documents": [
+            { "id": "t", "type": "text", "sequence": 1, "content": markdown,
+              "metadata": { "format": "markdown" } },
+            { "id": "c", "type": "terminal_command", "sequence": 2, "content": null,
+              "metadata": { "command": markdown, "exitCode": 0, "output": markdown } }
+        ]
+    })
+    .to_string()
+}
+
+/// The oracle of `md-url-vectors.json`: every element and attribute allowlisted, every
+/// URL-bearing attribute http(s), mailto or relative after WHATWG preprocessing, images
+/// only from allowed origins, links with `rel`, and the attack text shown, not dropped.
 #[test]
 fn attack_vectors_render_safely() {
     let Some(path) = support::shared("corpora/md-url-vectors.json") else {
@@ -129,17 +211,42 @@ fn attack_vectors_render_safely() {
     };
     let corpus: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let options = RenderOptions {
+        image_origins_allowed: ALLOWED_IMAGE_ORIGINS
+            .iter()
+            .map(|o| o.to_string())
+            .collect(),
+        ..RenderOptions::default()
+    };
     let mut problems = Vec::new();
-    for v in corpus["vectors"].as_array().unwrap() {
+    let vectors = corpus["vectors"].as_array().unwrap();
+    assert!(vectors.len() >= 60, "the corpus shrank: {}", vectors.len());
+    for v in vectors {
         let id = v["id"].as_str().unwrap();
         let md = v["markdown"].as_str().unwrap();
-        let html = render_markdown(md, &MarkdownOptions::default());
-        let dom = parse(&html);
+        let mut stream = DocStream::new(Options {
+            format: Some(Format::ResponseJson),
+            ..Options::default()
+        });
+        stream.push(response_with(md).as_bytes()).unwrap();
+        stream.finish().unwrap();
+        let html = render_conversation(stream.conversation(), &options);
         let mut text = String::new();
-        check(&dom.document, id, &mut problems, &mut text);
-        // Raw HTML is shown as text, not dropped.
-        if v["cls"] == "raw-html" && !md.trim().is_empty() && text.trim().is_empty() {
-            problems.push(format!("{id}: raw HTML dropped instead of shown as text"));
+        check(&parse(&html).document, id, &mut problems, &mut text);
+        // The attack text is escaped, not silently dropped.
+        let literal = !matches!(
+            v["cls"].as_str(),
+            Some("scheme" | "entity" | "whitespace" | "unicode" | "attr")
+        );
+        if literal {
+            for tag in raw_tags(md) {
+                if !text.contains(tag) {
+                    problems.push(format!("{id}: {tag:?} is not shown as text"));
+                }
+            }
+        }
+        if md.contains("SECRET_TOKEN_123") && !text.contains("SECRET_TOKEN_123") {
+            problems.push(format!("{id}: the URL is not shown to the reader"));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));

@@ -315,8 +315,12 @@ fn fold_row(out: &mut String, n: u64, cols: usize, locale: Locale) {
     }
 }
 
-/// The unified view of the hunks, as an HTML table.
+/// The unified view of the hunks, as an HTML table (nothing when there are no hunks,
+/// as for a rename that changed no line).
 pub fn unified_html(view: &DiffView, locale: Locale) -> String {
+    if view.hunks.is_empty() {
+        return String::new();
+    }
     let mut out = String::from("<table class=\"ds-diff-unified\">\n");
     for hunk in &view.hunks {
         fold_row(&mut out, hunk.folded_before, 4, locale);
@@ -358,8 +362,12 @@ fn side_cell(out: &mut String, line: Option<&DiffLine>, old: bool) {
     }
 }
 
-/// The side-by-side view of the same hunks, as an HTML table.
+/// The side-by-side view of the same hunks, as an HTML table (nothing when there are
+/// no hunks).
 pub fn side_by_side_html(view: &DiffView, locale: Locale) -> String {
+    if view.hunks.is_empty() {
+        return String::new();
+    }
     let mut out = String::from("<table class=\"ds-diff-split\">\n");
     for hunk in &view.hunks {
         fold_row(&mut out, hunk.folded_before, 4, locale);

@@ -8,7 +8,8 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use pulldown_cmark::{CodeBlockKind, CowStr, Event, Options, Parser, Tag, TagEnd};
+use linkify::{LinkFinder, LinkKind};
+use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use super::escape::{class_fragment, escape, push_escaped};
 use super::url::{UrlVerdict, check_image, check_link};
@@ -74,7 +75,7 @@ pub fn render_markdown_with(
     slugs: &mut Slugs,
 ) -> String {
     MARKDOWN_BYTES.fetch_add(source.len() as u64, Ordering::Relaxed);
-    let events: Vec<Event<'_>> = Parser::new_ext(source, parser_options()).collect();
+    let events = autolink(Parser::new_ext(source, parser_options()).collect());
     let mut out_events: Vec<Event<'_>> = Vec::with_capacity(events.len());
     let mut link_ends: Vec<String> = Vec::new();
     let mut i = 0;
@@ -222,6 +223,76 @@ pub fn render_markdown_with(
     html
 }
 
+/// GitHub's extended autolinks: bare `http(s)://…` and `www.…` URLs and e-mail
+/// addresses in text become links (then judged by the link policy like any other).
+/// Text inside links, images and code is left alone; adjacent text events are joined
+/// first, since the parser may cut a URL at a possible emphasis delimiter.
+fn autolink(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
+    let mut finder = LinkFinder::new();
+    finder.url_must_have_scheme(false);
+    let mut out = Vec::with_capacity(events.len());
+    let mut text = String::new();
+    let mut shielded = 0usize;
+    let flush = |text: &mut String, out: &mut Vec<Event<'_>>| {
+        if text.is_empty() {
+            return;
+        }
+        let mut rest = 0;
+        for link in finder.links(text) {
+            let found = link.as_str();
+            let dest = match link.kind() {
+                LinkKind::Email => format!("mailto:{found}"),
+                LinkKind::Url if found.contains("://") => {
+                    if !(found.starts_with("http://") || found.starts_with("https://")) {
+                        continue;
+                    }
+                    found.to_owned()
+                }
+                // Without a scheme GFM links only `www.` hosts (a file name such as
+                // `main.rs` stays text).
+                LinkKind::Url if found.starts_with("www.") => format!("http://{found}"),
+                _ => continue,
+            };
+            if link.start() > rest {
+                out.push(Event::Text(text[rest..link.start()].to_owned().into()));
+            }
+            out.push(Event::Start(Tag::Link {
+                link_type: LinkType::Autolink,
+                dest_url: dest.into(),
+                title: CowStr::Borrowed(""),
+                id: CowStr::Borrowed(""),
+            }));
+            out.push(Event::Text(found.to_owned().into()));
+            out.push(Event::End(TagEnd::Link));
+            rest = link.end();
+        }
+        if rest < text.len() {
+            out.push(Event::Text(text[rest..].to_owned().into()));
+        }
+        text.clear();
+    };
+    for ev in events {
+        match ev {
+            Event::Text(t) if shielded == 0 => text.push_str(&t),
+            other => {
+                flush(&mut text, &mut out);
+                match &other {
+                    Event::Start(Tag::Link { .. } | Tag::Image { .. } | Tag::CodeBlock(_)) => {
+                        shielded += 1
+                    }
+                    Event::End(TagEnd::Link | TagEnd::Image | TagEnd::CodeBlock) => {
+                        shielded = shielded.saturating_sub(1)
+                    }
+                    _ => {}
+                }
+                out.push(other);
+            }
+        }
+    }
+    flush(&mut text, &mut out);
+    out
+}
+
 /// Drops the empty cells the parser adds to pad a short body row to the table's width,
 /// so that a wide header over many short rows cannot make the output grow with
 /// rows × columns (a row with fewer cells displays the same).
@@ -309,5 +380,34 @@ mod tests {
         assert!(h.contains("<h1 id=\"hello-world\">"), "{h}");
         assert!(h.contains("<h1 id=\"hello-world-1\">"), "{h}");
         assert!(h.contains("class=\"language-c-x\""), "{h}");
+    }
+
+    #[test]
+    fn bare_urls_and_emails_become_links() {
+        let h = md("See https://example.com/a_b_c, www.rust-lang.org and a@b.example.");
+        assert!(
+            h.contains("<a href=\"https://example.com/a_b_c\" rel=\"noopener noreferrer\">https://example.com/a_b_c</a>,"),
+            "{h}"
+        );
+        assert!(h.contains("<a href=\"http://www.rust-lang.org\""), "{h}");
+        assert!(h.contains("<a href=\"mailto:a@b.example\""), "{h}");
+    }
+
+    #[test]
+    fn autolinks_leave_code_links_and_file_names_alone() {
+        let h = md(
+            "`https://a.example` [x https://b.example](https://c.example) main.rs\n\n```\nhttps://d.example\n```\n",
+        );
+        assert!(!h.contains("href=\"https://a.example"), "{h}");
+        assert!(!h.contains("href=\"https://b.example"), "{h}");
+        assert!(!h.contains("href=\"https://d.example"), "{h}");
+        assert!(!h.contains("href=\"http://main.rs"), "{h}");
+        assert_eq!(h.matches("<a ").count(), 1, "{h}");
+    }
+
+    #[test]
+    fn autolinks_keep_other_schemes_as_text() {
+        let h = md("ftp://files.example/x and javascript://x%0aalert(1)");
+        assert!(!h.contains("<a "), "{h}");
     }
 }

@@ -196,6 +196,16 @@ pub fn text_document_html(open: &str, finished: &str, tail: &str) -> String {
     )
 }
 
+/// A copy control for the component to wire: it copies the document's code or output
+/// (the text of its `pre` elements without line numbers). No script in the markup.
+fn copy_button(out: &mut String, doc_id: &str, opts: &RenderOptions) {
+    out.push_str(&format!(
+        " <button type=\"button\" class=\"ds-copy\" data-copy-target=\"{}\">{}</button>",
+        escape(doc_id),
+        escape(l(opts, Label::Copy))
+    ));
+}
+
 /// Renders one document to HTML. `todo_updates` are the status changes that apply to a
 /// plan (see [`todo_changes`]).
 pub fn render_document(
@@ -231,12 +241,11 @@ pub fn render_document(
             let count = text.lines().count();
             out.push_str("<figure class=\"ds-code-figure\"><figcaption>");
             out.push_str(&format!(
-                "<span class=\"ds-lang\">{}</span> <span class=\"ds-line-count\">{count} {}</span> <button type=\"button\" class=\"ds-copy\" data-copy-target=\"{}\">{}</button>",
+                "<span class=\"ds-lang\">{}</span> <span class=\"ds-line-count\">{count} {}</span>",
                 escape(&m.language),
                 escape(l(opts, Label::Lines)),
-                escape(&doc.id),
-                escape(l(opts, Label::Copy))
             ));
+            copy_button(&mut out, &doc.id, opts);
             out.push_str("</figcaption>\n");
             code_lines(&mut out, text, 1, &m.language);
             out.push_str("</figure>\n");
@@ -292,8 +301,11 @@ pub fn render_document(
                 status_badge(&mut out, status, opts);
             }
             duration_span(&mut out, m.duration_ms, opts);
-            out.push_str("</div>\n");
             let output = terminal::strip_ansi(&m.output);
+            if !output.is_empty() {
+                copy_button(&mut out, &doc.id, opts);
+            }
+            out.push_str("</div>\n");
             if !output.is_empty() {
                 match terminal::head_tail(&output) {
                     None => {
@@ -493,10 +505,10 @@ pub fn render_user_turn(turn: &UserTurn, opts: &RenderOptions) -> String {
 
 /// Renders the header of a response: model, mode, status, usage, duration.
 pub fn render_response_header(response: &Response, opts: &RenderOptions) -> String {
-    let status = match response.status {
-        ResponseStatus::Streaming => "streaming",
-        ResponseStatus::Completed => "completed",
-        ResponseStatus::Error => "error",
+    let (status, label) = match response.status {
+        ResponseStatus::Streaming => ("streaming", Label::Streaming),
+        ResponseStatus::Completed => ("completed", Label::Completed),
+        ResponseStatus::Error => ("error", Label::Error),
     };
     let mut out = format!(
         "<div class=\"ds-turn-header\" data-turn-id=\"{}\"><span class=\"ds-role\">{}</span>",
@@ -516,7 +528,8 @@ pub fn render_response_header(response: &Response, opts: &RenderOptions) -> Stri
         ));
     }
     out.push_str(&format!(
-        " <span class=\"ds-response-status ds-response-{status}\">{status}</span>"
+        " <span class=\"ds-response-status ds-response-{status}\">{}</span>",
+        escape(l(opts, label))
     ));
     if let Some(u) = &response.usage {
         out.push_str(&format!(

@@ -177,7 +177,8 @@ pub struct JsDocStream {
 
 #[wasm_bindgen(js_class = DocStream)]
 impl JsDocStream {
-    /// `new DocStream({ format?, images?, locale?, diff?, limits? })`.
+    /// `new DocStream({ format?, images?, locale?, diff?, limits? })`. Throws an `Error`
+    /// with code `DS_BAD_OPTIONS` or `DS_UNKNOWN_FORMAT` for options it cannot honour.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_optional_param_type = "DocStreamOptions")] options: Option<
@@ -192,7 +193,8 @@ impl JsDocStream {
     }
 
     /// Reads a chunk (a `Uint8Array`, an `ArrayBuffer` or a string, cut anywhere) and
-    /// returns the patches that bring the page up to date.
+    /// returns the patches that bring the page up to date. Throws an `Error` with code
+    /// `DS_FINISHED` after `finish()`, `DS_BAD_CHUNK` for any other type of chunk.
     #[wasm_bindgen(unchecked_return_type = "Patch[]")]
     pub fn push(
         &mut self,
@@ -215,7 +217,8 @@ impl JsDocStream {
     }
 
     /// Ends the stream (a response without its final event is marked cut off) and
-    /// returns the last patches.
+    /// returns the last patches. Throws an `Error` with code `DS_FINISHED` when called
+    /// twice.
     #[wasm_bindgen(unchecked_return_type = "Patch[]")]
     pub fn finish(&mut self) -> Result<JsValue, JsValue> {
         self.inner.finish().map_err(from_error)?;

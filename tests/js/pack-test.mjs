@@ -35,6 +35,18 @@ try {
   run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', join(work, filename)], project);
   copyFileSync(join(root, 'tests/js/pack-check.mjs'), join(project, 'check.mjs'));
   execFileSync('node', ['check.mjs', join(root, 'tests/fixtures')], { cwd: project, stdio: 'inherit' });
+
+  // The declarations, as a TypeScript user resolves them (strict, libraries checked too).
+  copyFileSync(join(root, 'tests/js/pack-types.ts'), join(project, 'check-types.ts'));
+  writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: {
+      strict: true, noEmit: true, skipLibCheck: false, target: 'es2022',
+      module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'esnext.disposable', 'dom', 'dom.iterable', 'dom.asynciterable'], types: [],
+    },
+    files: ['check-types.ts'],
+  }, null, 2));
+  execFileSync('node', [join(root, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project, stdio: 'inherit' });
+  console.log('pack-test: the declarations type-check');
   console.log('pack-test: ok');
 } finally {
   rmSync(work, { recursive: true, force: true });
