@@ -22,12 +22,16 @@ async function watchLoad(page, { clickAt } = {}) {
     values.push(s.value);
     if (clickAt && clicked === null && s.value > clickAt * s.max) {
       // A click handled while loading: the filter box toggles, and the page scrolls.
+      // A real mouse click at the box (the input event is acknowledged once handled),
+      // not Playwright's click, which also waits for frames in which nothing moves.
+      const box = await page.locator('#show-thinking').boundingBox();
       const c0 = Date.now();
-      await page.click('#show-thinking', { timeout: 2000 });
+      await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
       const checked = await page.isChecked('#show-thinking');
+      const c1 = Date.now();
       await page.mouse.wheel(0, 600);
       const scrolled = await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(window.scrollY))));
-      clicked = { ms: Date.now() - c0, checked, scrolled };
+      clicked = { click: c1 - c0, scroll: Date.now() - c1, checked, scrolled };
     }
     await page.waitForTimeout(100);
   }
@@ -57,7 +61,8 @@ export const tests = [
       assert.ok(q(0.5) < 250 && q(0.9) < 750 && q(1) < 2500, `page answered while loading: ${stats}`);
       assert.ok(w.clicked, 'a click was made while loading');
       assert.equal(w.clicked.checked, false, 'the click was handled while loading');
-      assert.ok(w.clicked.ms < 2000, `click and scroll answered in ${w.clicked.ms} ms`);
+      console.log(`     while loading: click answered in ${w.clicked.click} ms, wheel scroll in ${w.clicked.scroll} ms`);
+      assert.ok(w.clicked.click < 2000 && w.clicked.scroll < 2000, `click and scroll answered: ${JSON.stringify(w.clicked)}`);
       assert.ok(w.clicked.scrolled > 0, 'the page scrolled while loading');
       // Everything arrived: the outline has every prompt.
       const { turns, outline, text } = await page.evaluate(() => ({
