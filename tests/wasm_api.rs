@@ -16,12 +16,13 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 const TOOLS: &[u8] = include_bytes!("fixtures/cursor-stream-json/tools.jsonl");
-const FIXTURES: [&[u8]; 5] = [
+const FIXTURES: [&[u8]; 6] = [
     TOOLS,
     include_bytes!("fixtures/cursor-stream-json/crlf_bom_error.jsonl"),
     include_bytes!("fixtures/cursor-stream-json/fences.jsonl"),
     include_bytes!("fixtures/document-sse/stream.sse"),
     include_bytes!("fixtures/response-json/response.json"),
+    include_bytes!("fixtures/response-json/every-type.json"),
 ];
 
 fn get(v: &JsValue, key: &str) -> JsValue {

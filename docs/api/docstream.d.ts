@@ -1006,7 +1006,8 @@ export class DocStream {
     diffView(id: string): DiffView | undefined;
     /**
      * Ends the stream (a response without its final event is marked cut off) and
-     * returns the last patches.
+     * returns the last patches. Throws an `Error` with code `DS_FINISHED` when called
+     * twice.
      */
     finish(): Patch[];
     /**
@@ -1014,7 +1015,8 @@ export class DocStream {
      */
     html(): string;
     /**
-     * `new DocStream({ format?, images?, locale?, diff?, limits? })`.
+     * `new DocStream({ format?, images?, locale?, diff?, limits? })`. Throws an `Error`
+     * with code `DS_BAD_OPTIONS` or `DS_UNKNOWN_FORMAT` for options it cannot honour.
      */
     constructor(options?: DocStreamOptions);
     /**
@@ -1023,7 +1025,8 @@ export class DocStream {
     planView(id: string): PlanView | undefined;
     /**
      * Reads a chunk (a `Uint8Array`, an `ArrayBuffer` or a string, cut anywhere) and
-     * returns the patches that bring the page up to date.
+     * returns the patches that bring the page up to date. Throws an `Error` with code
+     * `DS_FINISHED` after `finish()`, `DS_BAD_CHUNK` for any other type of chunk.
      */
     push(chunk: Uint8Array | ArrayBuffer | string): Patch[];
     /**

@@ -16,6 +16,7 @@ const cases = [
   'cursor-stream-json/fences.jsonl',
   'document-sse/stream.sse',
   'response-json/response.json',
+  'response-json/every-type.json',
 ];
 
 // The package's files, by the names its `exports` give them.
