@@ -108,8 +108,9 @@ export async function open(source) {
     showProgress();
     state.blob = src.blob();
     state.loaded = true;
-    const secs = ((performance.now() - started) / 1000).toFixed(1);
-    await afterLoad(`${state.name}: ${formatBytes(read)} read in ${secs} s`);
+    // The time is worth saying for a file that took a while.
+    const secs = (performance.now() - started) / 1000;
+    await afterLoad(`${state.name}: ${formatBytes(read)} read${secs >= 1 ? ` in ${secs.toFixed(1)} s` : ''}`);
     document.body.dataset.state = 'loaded';
   } catch (err) {
     if (signal.aborted) {
