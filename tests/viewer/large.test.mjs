@@ -72,6 +72,21 @@ export const tests = [
       }));
       assert.ok(turns > 100, `user turns: ${turns}`);
       assert.equal(outline, turns, 'one outline entry per prompt');
+      // Far from the viewport, documents are skipped (content-visibility), and long
+      // terminal output is folded into a bounded box.
+      const lazy = await page.evaluate(() => {
+        const root = document.getElementById('view').shadowRoot;
+        const docs = [...root.querySelectorAll('.ds-doc')];
+        const out = root.querySelector('.ds-terminal-command .ds-output');
+        return {
+          docs: docs.length,
+          skipped: docs.filter((d) => !d.checkVisibility({ contentVisibilityAuto: true })).length,
+          outputHeight: out.getBoundingClientRect().height,
+          outputScroll: out.scrollHeight,
+        };
+      });
+      assert.ok(lazy.skipped > 0.9 * lazy.docs, `documents skipped far from the viewport: ${lazy.skipped} of ${lazy.docs}`);
+      assert.ok(lazy.outputHeight <= 400 && lazy.outputScroll > lazy.outputHeight, `terminal output folded: ${JSON.stringify(lazy)}`);
       const mb = (large.bytes / 1048576).toFixed(1);
       assert.equal(text, `${mb} MB of ${mb} MB`);
     },
