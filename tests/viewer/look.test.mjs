@@ -108,10 +108,12 @@ export const tests = [
       await openViewer(page, base);
       await loadFile(page, sample(root));
       await page.evaluate(() => document.activeElement?.blur());
-      await page.screenshot({ path: join(dir, 'viewer-light.png') });
+      await page.screenshot({ path: join(dir, 'viewer-light.png'), animations: 'disabled' });
       await page.selectOption('#theme', 'dark');
       await page.evaluate(() => document.activeElement?.blur());
-      await page.screenshot({ path: join(dir, 'viewer-dark.png') });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: join(dir, 'viewer-dark.png'), animations: 'disabled' });
       await page.selectOption('#theme', 'light');
       await page.selectOption('#diff', 'split');
       // A document with a margin around it.
@@ -119,7 +121,7 @@ export const tests = [
         const el = page.locator(sel).first();
         await el.scrollIntoViewIfNeeded();
         const b = await el.boundingBox();
-        await page.screenshot({ path: join(dir, name), clip: { x: b.x - 12, y: b.y - 12, width: b.width + 24, height: b.height + 24 } });
+        await page.screenshot({ path: join(dir, name), animations: 'disabled', clip: { x: b.x - 12, y: b.y - 12, width: b.width + 24, height: b.height + 24 } });
       };
       await shoot('docstream-view .ds-doc.ds-file-edit', 'viewer-diff.png');
       await shoot('docstream-view .ds-doc.ds-plan', 'viewer-plan.png');
