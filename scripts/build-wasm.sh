@@ -18,6 +18,9 @@ node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-t
 node scripts/inline-wasm.mjs
 cp -R pkg-template/. pkg/
 cp assets/docstream.css pkg/docstream.css
+# The stylesheet also as a module the web component adopts (no fetch, so it works in
+# webviews whose CSP forbids connections).
+node -e 'const fs = require("fs"); process.stdout.write("// Generated from assets/docstream.css by scripts/build-wasm.sh.\nexport default " + JSON.stringify(fs.readFileSync(process.argv[1], "utf8")) + ";\n")' assets/docstream.css > pkg/docstream-css.js
 version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
 sed -i "s/\"version\": \"0.0.0\"/\"version\": \"$version\"/" pkg/package.json
 

@@ -1,0 +1,3 @@
+import { DocstreamView } from './element.js';
+
+export { DocstreamView };

@@ -1,0 +1,2 @@
+declare const css: string;
+export default css;

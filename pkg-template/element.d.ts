@@ -1,0 +1,101 @@
+import type { Conversation } from './docstream.js';
+
+/** `docstream-choice`: a clarification option was picked. */
+export interface DocstreamChoiceDetail {
+  questionId: string;
+  optionId: string;
+  /** `data-doc-id` of the clarification document. */
+  documentId: string;
+}
+/** `docstream-copy` (cancelable: `preventDefault()` keeps the element off the clipboard). */
+export interface DocstreamCopyDetail {
+  text: string;
+  documentId: string;
+}
+/** `docstream-error`: `code` is one of docstream's (`DS_FINISHED`, `DS_BAD_CHUNK`,
+ * `DS_BAD_OPTIONS`, `DS_UNKNOWN_FORMAT`, `DS_INTERNAL`) or the element's own:
+ * `DS_FETCH` (loading `src` failed), `DS_SOURCE` (the stream being read failed),
+ * `DS_CLIPBOARD` (writing to the clipboard failed). */
+export interface DocstreamErrorDetail {
+  code: string;
+  message: string;
+}
+export interface DocstreamDoneDetail {
+  conversation: Conversation;
+}
+export interface DocstreamProgressDetail {
+  /** Bytes pushed since the stream started (strings counted as UTF-8). */
+  bytes: number;
+}
+
+export interface DocstreamViewEventMap extends HTMLElementEventMap {
+  'docstream-choice': CustomEvent<DocstreamChoiceDetail>;
+  'docstream-copy': CustomEvent<DocstreamCopyDetail>;
+  'docstream-error': CustomEvent<DocstreamErrorDetail>;
+  'docstream-done': CustomEvent<DocstreamDoneDetail>;
+  'docstream-progress': CustomEvent<DocstreamProgressDetail>;
+}
+
+/** `<docstream-view>`: a coding agent's stream shown as live documents. Not registered
+ * by this module; import `docstream/define` or call `customElements.define`. */
+export class DocstreamView extends HTMLElement {
+  /** Initialises the WebAssembly module once (`module_or_path` of docstream's `init`:
+   * URL, bytes, module or response; default: the `.wasm` beside `docstream.js`), or
+   * switches to another build of the binding given as its module namespace, such as
+   * `import * as docstream from 'docstream/inline'`. */
+  static init(
+    input?:
+      | URL
+      | string
+      | BufferSource
+      | WebAssembly.Module
+      | Response
+      | { module_or_path: unknown }
+      | { default: (input?: unknown) => Promise<unknown>; DocStream: new (options?: any) => unknown },
+  ): Promise<void>;
+  static readonly observedAttributes: string[];
+
+  /** URL of a transcript or stream to load (streamed as it arrives). */
+  src: string;
+  /** `auto` or a format name (`cursor-stream-json`, `document-sse`, …); read when a stream starts. */
+  format: string;
+  theme: 'auto' | 'light' | 'dark' | 'vscode' | (string & {});
+  diff: 'unified' | 'split' | (string & {});
+  /** Space-separated origins whose images may load (attribute `allow-images`). */
+  allowImages: string;
+  locale: 'en' | 'de' | (string & {});
+  /** Resolves once the WebAssembly module is ready. */
+  readonly ready: Promise<void>;
+  /** A stream is in progress (pushed to, not finished). */
+  readonly busy: boolean;
+
+  push(chunk: Uint8Array | ArrayBuffer | string): void;
+  finish(): void;
+  load(input: string | Uint8Array | ArrayBuffer): Promise<void>;
+  stream(
+    source: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array | string>,
+    options?: { signal?: AbortSignal },
+  ): Promise<void>;
+  clear(): void;
+  html(): string;
+  snapshot(): Conversation;
+
+  addEventListener<K extends keyof DocstreamViewEventMap>(
+    type: K,
+    listener: (this: DocstreamView, ev: DocstreamViewEventMap[K]) => unknown,
+    options?: boolean | AddEventListenerOptions,
+  ): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;
+  removeEventListener<K extends keyof DocstreamViewEventMap>(
+    type: K,
+    listener: (this: DocstreamView, ev: DocstreamViewEventMap[K]) => unknown,
+    options?: boolean | EventListenerOptions,
+  ): void;
+  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;
+}
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'docstream-view': DocstreamView;
+  }
+}

@@ -1,0 +1,690 @@
+// <docstream-view>: a coding agent's stream shown as live documents.
+//
+// This module defines the class and does not register it (import `docstream/define`
+// for that). Patches from the wasm renderer are applied with the least DOM work: new
+// turns and documents are inserted at their index, a growing text document gets its
+// finished blocks appended and only its unfinished tail replaced, nothing else is
+// touched. Styles live in the shadow root as a constructed stylesheet, so the element
+// works under a strict Content-Security-Policy (no inline styles or scripts).
+import defaultInit, { DocStream as DefaultDocStream } from './docstream.js';
+import css from './docstream-css.js';
+
+const LABELS = {
+  en: {
+    streaming: 'Agent response streaming',
+    done: 'Agent response complete',
+    failed: 'Agent response ended with an error',
+    copyOutput: 'Copy output',
+  },
+  de: {
+    streaming: 'Antwort des Agenten wird empfangen',
+    done: 'Antwort des Agenten vollständig',
+    failed: 'Antwort des Agenten mit Fehler beendet',
+    copyOutput: 'Ausgabe kopieren',
+  },
+};
+
+/** Distance from the bottom (px) within which the view counts as pinned. */
+const PIN_SLACK = 32;
+/** How long (ms) after a wheel, key, touch or pointer input a scroll counts as the reader's. */
+const USER_SCROLL_MS = 1000;
+
+/** The binding the element uses: docstream.js, or a module given to init(). */
+let binding = { init: defaultInit, DocStream: DefaultDocStream };
+let initPromise = null;
+let moduleReady = false;
+let sheet = null;
+const reported = new WeakSet();
+let policy = null;
+
+/** Renderer output is safe by construction (escaped in Rust); under Trusted Types it
+ * passes through a policy named `docstream`, when the page's CSP allows one. */
+function trusted(html) {
+  if (policy === null) {
+    policy = false;
+    try {
+      policy = globalThis.trustedTypes?.createPolicy('docstream', { createHTML: (s) => s }) ?? false;
+    } catch {
+      policy = false;
+    }
+  }
+  return policy ? policy.createHTML(html) : html;
+}
+
+function styleSheet() {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(css);
+  }
+  return sheet;
+}
+
+function utf8Length(s) {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+function chunkLength(chunk) {
+  if (typeof chunk === 'string') return utf8Length(chunk);
+  return chunk?.byteLength ?? 0;
+}
+
+/** Gives the event loop a turn (input, rendering) between chunks. */
+function yieldToEventLoop() {
+  if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve();
+    channel.port2.postMessage(0);
+  });
+}
+
+function toError(e, fallback) {
+  return { code: e?.code ?? fallback, message: String(e?.message ?? e) };
+}
+
+/** The rendered element of a turn or document (turns are the conversation's element
+ * children; a turn's first child is its header, its documents follow). */
+function docElement(conversation, turn, index, id) {
+  const el = conversation.children[turn]?.children[index + 1];
+  if (el && el.getAttribute('data-doc-id') === id) return el;
+  return null;
+}
+
+function parseOne(html) {
+  const t = document.createElement('template');
+  t.innerHTML = trusted(html);
+  return t.content.firstElementChild;
+}
+
+/**
+ * `<docstream-view>`. Attributes (reflected as properties): `src`, `format`, `theme`
+ * (`auto|light|dark|vscode`), `diff` (`unified|split`), `allow-images`, `locale`.
+ */
+export class DocstreamView extends HTMLElement {
+  static observedAttributes = ['src'];
+
+  /**
+   * Initialises the WebAssembly module (once). `input` is what docstream's `init`
+   * takes as `module_or_path` (URL, bytes, `WebAssembly.Module`, `Response`); without
+   * it the `.wasm` file next to the package's `docstream.js` is fetched. It may also be
+   * the namespace of another build of the binding, such as `docstream/inline`
+   * (`import * as docstream from 'docstream/inline'; await DocstreamView.init(docstream)`):
+   * streams created from then on use that module's `DocStream`.
+   */
+  static init(input) {
+    if (input && typeof input.DocStream === 'function' && typeof input.default === 'function') {
+      if (binding.DocStream !== input.DocStream) {
+        binding = { init: input.default, DocStream: input.DocStream };
+        initPromise = null;
+        moduleReady = false;
+      }
+      input = undefined;
+    }
+    if (!initPromise) {
+      const init = binding.init;
+      const arg =
+        input === undefined || (input && typeof input === 'object' && 'module_or_path' in input)
+          ? input
+          : { module_or_path: input };
+      initPromise = init(arg).then((wasm) => {
+        moduleReady = true;
+        return wasm;
+      });
+      initPromise.catch(() => {
+        initPromise = null;
+      });
+    }
+    return initPromise.then(() => undefined);
+  }
+
+  #internals = null;
+  #root;
+  #conversation;
+  #live;
+  #stream = null;
+  #ready = null;
+  #queue = [];
+  #busy = false;
+  #finished = false;
+  #bytes = 0;
+  #pinned = true;
+  #lastTop = 0;
+  #userInputAt = -Infinity;
+  #pointerDown = false;
+  #scrollFrame = 0;
+  #loadController = null;
+  #loadedSrc = null;
+  #choices = new Map();
+  #generation = 0;
+
+  constructor() {
+    super();
+    try {
+      this.#internals = this.attachInternals();
+    } catch {
+      this.#internals = null;
+    }
+    this.#root = this.attachShadow({ mode: 'open' });
+    this.#root.adoptedStyleSheets = [styleSheet()];
+    this.#live = document.createElement('div');
+    this.#live.className = 'ds-live';
+    this.#live.setAttribute('role', 'status');
+    this.#live.setAttribute('aria-live', 'polite');
+    this.#live.setAttribute('part', 'status');
+    this.#conversation = document.createElement('div');
+    this.#conversation.className = 'ds-conversation';
+    this.#conversation.setAttribute('part', 'conversation');
+    this.#conversation.setAttribute('aria-busy', 'false');
+    this.#root.append(this.#live, this.#conversation);
+    this.#root.addEventListener('click', (e) => this.#onClick(e));
+    this.addEventListener('scroll', () => this.#onScroll(), { passive: true });
+    const input = () => {
+      this.#userInputAt = performance.now();
+    };
+    this.addEventListener('wheel', input, { passive: true });
+    this.addEventListener('touchstart', input, { passive: true });
+    this.addEventListener('keydown', input);
+    this.addEventListener('pointerdown', () => {
+      this.#pointerDown = true;
+      input();
+    });
+    this.addEventListener('pointerup', () => {
+      this.#pointerDown = false;
+      input();
+    });
+  }
+
+  connectedCallback() {
+    const src = this.getAttribute('src');
+    if (src && src !== this.#loadedSrc) this.#loadSrc(src);
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (name === 'src' && this.isConnected && value && value !== this.#loadedSrc) this.#loadSrc(value);
+  }
+
+  // ---- reflected properties ----
+  get src() {
+    const v = this.getAttribute('src');
+    return v === null ? '' : new URL(v, document.baseURI).href;
+  }
+  set src(v) {
+    this.setAttribute('src', v);
+  }
+  get format() {
+    return this.getAttribute('format') ?? 'auto';
+  }
+  set format(v) {
+    this.setAttribute('format', v);
+  }
+  get theme() {
+    return this.getAttribute('theme') ?? 'auto';
+  }
+  set theme(v) {
+    this.setAttribute('theme', v);
+  }
+  get diff() {
+    return this.getAttribute('diff') ?? 'unified';
+  }
+  set diff(v) {
+    this.setAttribute('diff', v);
+  }
+  get allowImages() {
+    return this.getAttribute('allow-images') ?? '';
+  }
+  set allowImages(v) {
+    this.setAttribute('allow-images', v);
+  }
+  get locale() {
+    return this.getAttribute('locale') ?? 'en';
+  }
+  set locale(v) {
+    this.setAttribute('locale', v);
+  }
+
+  /** Resolves once the WebAssembly module is ready. */
+  get ready() {
+    this.#ready ??= DocstreamView.init().catch((e) => {
+      this.#ready = null;
+      throw e;
+    });
+    return this.#ready;
+  }
+
+  /** Whether a stream is in progress (pushed to, not finished). */
+  get busy() {
+    return this.#busy;
+  }
+
+  // ---- methods ----
+
+  /**
+   * Reads a chunk (`Uint8Array`, `ArrayBuffer` or string; split anywhere). Applied at
+   * once when the module is ready, else queued until it is.
+   */
+  push(chunk) {
+    if (!this.#canApplyNow()) {
+      this.#queue.push({ chunk });
+      this.#drainWhenReady();
+      return;
+    }
+    this.#push(chunk);
+  }
+
+  /** Ends the stream (a stream without its final event is marked cut off). */
+  finish() {
+    if (!this.#canApplyNow()) {
+      this.#queue.push({ finish: true });
+      this.#drainWhenReady();
+      return;
+    }
+    this.#finish();
+  }
+
+  /** Shows a whole transcript (clears first). */
+  async load(input) {
+    this.#abortLoad();
+    await this.ready;
+    this.#reset();
+    this.#push(input);
+    this.#finish();
+  }
+
+  /**
+   * Reads a `ReadableStream<Uint8Array>` (a `fetch` body) or an async iterable of
+   * chunks into the view (clears first), yielding to the event loop between chunks.
+   * Resolves when finished; on abort the stream is finished (marked cut off) and the
+   * promise rejects with the signal's reason.
+   */
+  stream(source, { signal } = {}) {
+    this.#abortLoad();
+    return this.#read(source, signal);
+  }
+
+  async #read(source, signal) {
+    await this.ready;
+    this.#reset();
+    const generation = this.#generation;
+    signal?.throwIfAborted();
+    const iterator = source?.getReader
+      ? readerIterator(source.getReader(), signal)
+      : source[Symbol.asyncIterator]();
+    try {
+      for (;;) {
+        const { value, done } = await iterator.next();
+        if (generation !== this.#generation) return;
+        signal?.throwIfAborted();
+        if (done) break;
+        this.#push(value);
+        await yieldToEventLoop();
+        if (generation !== this.#generation) return;
+      }
+    } catch (e) {
+      if (generation === this.#generation && !this.#finished) {
+        try {
+          this.#finish();
+        } catch {
+          // reported by #finish
+        }
+      }
+      // Errors of the source itself (a network failure, say) are DS_SOURCE.
+      if (!(signal?.aborted && e === signal.reason)) this.#error(e, 'DS_SOURCE');
+      throw e;
+    } finally {
+      iterator.return?.();
+    }
+    this.#finish();
+  }
+
+  /** Empties the view (stopping a `src` load) and starts a fresh stream with the
+   * current attributes. */
+  clear() {
+    this.#abortLoad();
+    this.#reset();
+  }
+
+  #reset() {
+    this.#generation++;
+    this.#queue = [];
+    this.#stream?.free();
+    this.#stream = null;
+    this.#choices.clear();
+    this.#finished = false;
+    this.#bytes = 0;
+    this.#setBusy(false);
+    this.#live.textContent = '';
+    this.#conversation.replaceChildren();
+    this.#pinned = true;
+    if (moduleReady) this.#createStreamIfReady();
+  }
+
+  /** The conversation element's HTML as the renderer gives it (`DocStream.html()`). */
+  html() {
+    return this.#stream ? this.#stream.html() : '';
+  }
+
+  /** The conversation as plain objects (`DocStream.snapshot()`). */
+  snapshot() {
+    return this.#stream ? this.#stream.snapshot() : { turns: [] };
+  }
+
+  // ---- internals ----
+
+  #options() {
+    const options = { format: this.format, locale: this.locale };
+    const allow = this.allowImages.split(/\s+/).filter(Boolean);
+    if (allow.length) options.images = { allow };
+    return options;
+  }
+
+  /** Nothing queued and the module ready: a call applies at once. */
+  #canApplyNow() {
+    return this.#queue.length === 0 && this.#createStreamIfReady();
+  }
+
+  #createStreamIfReady() {
+    if (this.#stream) return true;
+    if (!moduleReady) return false;
+    try {
+      this.#stream = new binding.DocStream(this.#options());
+      return true;
+    } catch (e) {
+      this.#error(e); // bad options
+      return false;
+    }
+  }
+
+  #drainWhenReady() {
+    const generation = this.#generation;
+    this.ready.then(
+      () => {
+        if (generation !== this.#generation) return;
+        if (!this.#createStreamIfReady()) return;
+        const queue = this.#queue;
+        this.#queue = [];
+        try {
+          for (const item of queue) {
+            if (item.finish) this.#finish();
+            else this.#push(item.chunk);
+          }
+        } catch {
+          // reported as docstream-error
+        }
+      },
+      (e) => this.#error(e),
+    );
+  }
+
+  #push(chunk) {
+    if (!this.#stream && !this.#createStreamIfReady()) {
+      throw Object.assign(new Error('docstream: the WebAssembly module is not initialised'), {
+        code: 'DS_NOT_READY',
+      });
+    }
+    let patches;
+    try {
+      patches = this.#stream.push(chunk);
+    } catch (e) {
+      this.#error(e);
+      throw e;
+    }
+    if (!this.#busy && !this.#finished) {
+      this.#setBusy(true);
+      this.#announce('streaming');
+    }
+    this.#apply(patches);
+    this.#bytes += chunkLength(chunk);
+    this.#emit('docstream-progress', { bytes: this.#bytes });
+  }
+
+  #finish() {
+    if (!this.#stream && !this.#createStreamIfReady()) return;
+    let patches;
+    try {
+      patches = this.#stream.finish();
+    } catch (e) {
+      this.#error(e);
+      throw e;
+    }
+    this.#apply(patches);
+    this.#finished = true;
+    this.#setBusy(false);
+    const conversation = this.#stream.snapshot();
+    const last = conversation.turns?.[conversation.turns.length - 1];
+    this.#announce(last?.status === 'error' ? 'failed' : 'done');
+    this.#emit('docstream-done', { conversation });
+  }
+
+  #apply(patches) {
+    if (!patches || patches.length === 0) return;
+    const c = this.#conversation;
+    for (const p of patches) {
+      switch (p.op) {
+        case 'insert_turn': {
+          const el = parseOne(p.html);
+          if (!el) break;
+          decorateTurn(el);
+          c.insertBefore(el, c.children[p.turn] ?? null);
+          break;
+        }
+        case 'replace_turn_header': {
+          const turn = c.children[p.turn];
+          const old = turn?.firstElementChild;
+          const el = parseOne(p.html);
+          if (!old || !el) break;
+          el.setAttribute('part', 'turn-header');
+          old.replaceWith(el);
+          break;
+        }
+        case 'insert_document': {
+          const turn = c.children[p.turn];
+          const el = parseOne(p.html);
+          if (!turn || !el) break;
+          this.#decorateDocument(el);
+          turn.insertBefore(el, turn.children[p.index + 1] ?? null);
+          break;
+        }
+        case 'replace_document': {
+          const old = docElement(c, p.turn, p.index, p.id);
+          const el = parseOne(p.html);
+          if (!old || !el) break;
+          this.#decorateDocument(el);
+          old.replaceWith(el);
+          break;
+        }
+        case 'append_blocks': {
+          const blocks = docElement(c, p.turn, p.index, p.id)?.querySelector(':scope > .ds-blocks');
+          blocks?.insertAdjacentHTML('beforeend', trusted(p.html));
+          break;
+        }
+        case 'replace_tail': {
+          const tail = docElement(c, p.turn, p.index, p.id)?.querySelector(':scope > .ds-tail');
+          if (tail) tail.innerHTML = trusted(p.html);
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    this.#schedulePin();
+  }
+
+  #decorateDocument(el) {
+    const type = [...el.classList].find((k) => k.startsWith('ds-') && k !== 'ds-doc');
+    el.setAttribute('part', type ? `document ${type.slice(3)}` : 'document');
+    for (const b of el.querySelectorAll('.ds-copy')) b.setAttribute('part', 'copy-button');
+    if (el.classList.contains('ds-terminal-command') && el.querySelector('.ds-output')) {
+      const header = el.querySelector('.ds-term-header');
+      if (header) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'ds-copy ds-copy-output';
+        b.setAttribute('data-ds-ui', '');
+        b.setAttribute('part', 'copy-button');
+        b.textContent = (LABELS[this.locale] ?? LABELS.en).copyOutput;
+        header.append(b);
+      }
+    }
+    for (const o of el.querySelectorAll('.ds-option')) {
+      o.setAttribute('part', 'option');
+      const chosen = this.#choices.get(o.getAttribute('data-question-id'));
+      if (chosen !== undefined) o.setAttribute('aria-pressed', String(chosen === o.getAttribute('data-option-id')));
+    }
+  }
+
+  #onClick(e) {
+    const target = e.target instanceof Element ? e.target : null;
+    const copy = target?.closest('.ds-copy');
+    if (copy && this.#root.contains(copy)) {
+      this.#copy(copy);
+      return;
+    }
+    const option = target?.closest('.ds-option');
+    if (option && this.#root.contains(option)) {
+      const questionId = option.getAttribute('data-question-id') ?? '';
+      const optionId = option.getAttribute('data-option-id') ?? '';
+      const doc = option.closest('.ds-doc');
+      this.#choices.set(questionId, optionId);
+      const question = option.closest('.ds-question') ?? doc;
+      for (const o of question?.querySelectorAll('.ds-option') ?? []) {
+        if (o.getAttribute('data-question-id') === questionId)
+          o.setAttribute('aria-pressed', String(o === option));
+      }
+      this.#emit('docstream-choice', {
+        questionId,
+        optionId,
+        documentId: doc?.getAttribute('data-doc-id') ?? '',
+      });
+    }
+  }
+
+  #copy(button) {
+    const doc = button.closest('.ds-doc');
+    if (!doc) return;
+    let text;
+    if (button.classList.contains('ds-copy-output')) {
+      text = [...doc.querySelectorAll('.ds-output')].map((p) => p.textContent).join('');
+    } else {
+      text = [...doc.querySelectorAll('.ds-code .ds-line')]
+        .map((line) => {
+          const ln = line.querySelector('.ds-ln');
+          return line.textContent.slice(ln ? ln.textContent.length : 0);
+        })
+        .join('\n');
+    }
+    const proceed = this.#emit(
+      'docstream-copy',
+      { text, documentId: doc.getAttribute('data-doc-id') ?? '' },
+      true,
+    );
+    if (!proceed) return;
+    const done = () => {
+      button.setAttribute('data-ds-copied', '');
+      setTimeout(() => button.removeAttribute('data-ds-copied'), 1500);
+    };
+    const clipboard = globalThis.navigator?.clipboard;
+    if (!clipboard?.writeText) return;
+    clipboard.writeText(text).then(done, (e) =>
+      this.#emit('docstream-error', { code: 'DS_CLIPBOARD', message: String(e?.message ?? e) }),
+    );
+  }
+
+  /** Pinned again at the bottom; unpinned only when the reader moved up (content that
+   * grows never lowers scrollTop, and scroll events arrive a frame late). */
+  #onScroll() {
+    const top = this.scrollTop;
+    const distance = this.scrollHeight - top - this.clientHeight;
+    const user = this.#pointerDown || performance.now() - this.#userInputAt < USER_SCROLL_MS;
+    if (distance <= PIN_SLACK) this.#pinned = true;
+    else if (user && top < this.#lastTop - 1) this.#pinned = false;
+    this.#lastTop = top;
+  }
+
+  #schedulePin() {
+    if (!this.#pinned || this.#scrollFrame) return;
+    this.#scrollFrame = requestAnimationFrame(() => {
+      this.#scrollFrame = 0;
+      if (this.#pinned) {
+        this.scrollTop = this.scrollHeight;
+        this.#lastTop = this.scrollTop;
+      }
+    });
+  }
+
+  #setBusy(busy) {
+    this.#busy = busy;
+    this.#conversation.setAttribute('aria-busy', String(busy));
+    if (this.#internals) this.#internals.ariaBusy = String(busy);
+  }
+
+  #announce(key) {
+    this.#live.textContent = (LABELS[this.locale] ?? LABELS.en)[key];
+  }
+
+  /** Reports an error once as `docstream-error`. */
+  #error(e, fallbackCode = 'DS_INTERNAL') {
+    if (e && typeof e === 'object') {
+      if (reported.has(e)) return;
+      reported.add(e);
+    }
+    this.#emit('docstream-error', toError(e, fallbackCode));
+  }
+
+  #emit(type, detail, cancelable = false) {
+    return this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true, cancelable }));
+  }
+
+  #abortLoad() {
+    this.#loadController?.abort();
+    this.#loadController = null;
+  }
+
+  async #loadSrc(src) {
+    this.#abortLoad();
+    this.#loadedSrc = src;
+    const controller = new AbortController();
+    this.#loadController = controller;
+    try {
+      const response = await fetch(new URL(src, document.baseURI), { signal: controller.signal });
+      if (!response.ok || !response.body) {
+        throw Object.assign(new Error(`docstream: ${src}: HTTP ${response.status}`), { code: 'DS_FETCH' });
+      }
+      await this.#read(response.body, controller.signal);
+    } catch (e) {
+      if (controller.signal.aborted) return;
+      this.#error(e, 'DS_FETCH');
+    } finally {
+      if (this.#loadController === controller) this.#loadController = null;
+    }
+  }
+}
+
+function decorateTurn(el) {
+  el.setAttribute('part', el.classList.contains('ds-user') ? 'turn user-turn' : 'turn assistant-turn');
+  el.firstElementChild?.setAttribute('part', 'turn-header');
+}
+
+async function* readerIterator(reader, signal) {
+  const onAbort = () => reader.cancel(signal.reason).catch(() => {});
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    reader.releaseLock();
+  }
+}

@@ -1,0 +1,56 @@
+// Test page helpers (served under a strict CSP with Trusted Types; see run.mjs).
+import { DocstreamView } from '/pkg/define.js';
+import { DocStream } from '/pkg/docstream.js';
+
+await DocstreamView.init();
+const policy = trustedTypes.createPolicy('test', { createHTML: (s) => s });
+
+/** The conversation element of a view. */
+function conv(view) {
+  return view.shadowRoot.querySelector('.ds-conversation');
+}
+
+/** Drops the whitespace text between turns and between a turn's children (the
+ * element inserts elements, not the line breaks between them). */
+function squeeze(conversation) {
+  for (const parent of [conversation, ...conversation.querySelectorAll(':scope > .ds-turn')]) {
+    for (const n of [...parent.childNodes]) if (n.nodeType === 3 && !n.data.trim()) n.remove();
+  }
+  return conversation;
+}
+
+/** A copy of the view's conversation without what the element adds to the renderer's
+ * HTML (part attributes, its own buttons, pressed states). */
+function stripped(view) {
+  const copy = squeeze(conv(view).cloneNode(true));
+  for (const el of copy.querySelectorAll('[data-ds-ui]')) el.remove();
+  for (const el of copy.querySelectorAll('*')) {
+    el.removeAttribute('part');
+    el.removeAttribute('aria-pressed');
+  }
+  return copy.innerHTML.trim();
+}
+
+/** The inner HTML of the conversation element of `html` (renderer output), as the
+ * browser serialises it. */
+function parsed(html) {
+  const t = document.createElement('template');
+  t.innerHTML = policy.createHTML(html);
+  return squeeze(t.content.querySelector('.ds-conversation')).innerHTML.trim();
+}
+
+function make(attrs = {}) {
+  const view = document.createElement('docstream-view');
+  for (const [k, v] of Object.entries(attrs)) view.setAttribute(k, v);
+  document.getElementById('host').append(view);
+  return view;
+}
+
+const events = [];
+for (const type of ['docstream-choice', 'docstream-copy', 'docstream-error', 'docstream-done', 'docstream-progress']) {
+  // On document: the events bubble and are composed.
+  document.addEventListener(type, (e) => events.push({ type, detail: e.detail, target: e.target?.id ?? '' }));
+}
+
+window.T = { DocStream, DocstreamView, conv, stripped, parsed, make, events, policy };
+window.testReady = true;

@@ -1,0 +1,258 @@
+// Search, filters, outline navigation, replay and export.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { assert, openViewer, loadFile, shownDocuments, expectedDocuments, fixtures } from './lib.mjs';
+import { generate } from './gen-large.mjs';
+
+const tools = (root) => join(root, 'tests/fixtures/cursor-stream-json/tools.jsonl');
+
+/** Is the element at `sel` inside the view's shadow root laid out (not display: none)? */
+function shown(page, sel) {
+  return page.evaluate((s) => [...document.getElementById('view').shadowRoot.querySelectorAll(s)].map((e) => e.getClientRects().length > 0), sel);
+}
+
+export const tests = [
+  {
+    name: 'search marks every match, next/previous move through them and show them',
+    async run({ page, base, root }) {
+      await openViewer(page, base);
+      await loadFile(page, tools(root));
+      // Count the matches the test expects from the rendered text itself.
+      const expected = await page.evaluate(() => {
+        const conv = document.getElementById('view').shadowRoot.querySelector('.ds-conversation');
+        const w = document.createTreeWalker(conv, NodeFilter.SHOW_TEXT);
+        let n = 0;
+        for (let t = w.nextNode(); t; t = w.nextNode()) {
+          if (t.parentElement.closest('summary .ds-preview')) continue;
+          n += t.data.toLowerCase().split('helo').length - 1;
+        }
+        return n;
+      });
+      assert.ok(expected >= 3, `matches of "helo" in the text: ${expected}`);
+      await page.press('body', '/');
+      assert.equal(await page.evaluate(() => document.activeElement.id), 'search', '/ focuses the search box');
+      await page.keyboard.type('HELO');
+      await page.keyboard.press('Enter');
+      assert.equal(await page.textContent('#search-count'), `1 of ${expected}`);
+      const marked = await page.evaluate(() => ({
+        all: CSS.highlights.get('dsv-search').size,
+        current: [...CSS.highlights.get('dsv-search-current')].map((r) => r.startContainer.data.slice(r.startOffset, r.endOffset)),
+      }));
+      assert.equal(marked.all, expected);
+      assert.deepEqual(marked.current.map((s) => s.toLowerCase()), ['helo']);
+      await page.keyboard.press('Enter');
+      assert.equal(await page.textContent('#search-count'), `2 of ${expected}`);
+      await page.keyboard.press('Shift+Enter');
+      await page.keyboard.press('Shift+Enter');
+      assert.equal(await page.textContent('#search-count'), `${expected} of ${expected}`, 'previous wraps around');
+      // The current match is in view, inside an opened <details> if it was folded.
+      const where = await page.evaluate(() => {
+        const r = [...CSS.highlights.get('dsv-search-current')][0];
+        const range = document.createRange();
+        range.setStart(r.startContainer, r.startOffset);
+        range.setEnd(r.endContainer, r.endOffset);
+        const box = range.getBoundingClientRect();
+        const closed = r.startContainer.parentElement.closest('details:not([open])');
+        return { top: box.top, bottom: box.bottom, h: innerHeight, closed: !!closed };
+      });
+      assert.ok(where.top >= 0 && where.bottom <= where.h, `current match on screen: ${JSON.stringify(where)}`);
+      assert.equal(where.closed, false);
+      await page.keyboard.press('Escape');
+      assert.equal(await page.textContent('#search-count'), '');
+      assert.equal(await page.evaluate(() => CSS.highlights.get('dsv-search').size), 0);
+    },
+  },
+  {
+    name: 'filters hide thinking, tool calls and terminal output (and search skips them)',
+    async run({ page, base, root }) {
+      await openViewer(page, base);
+      await loadFile(page, tools(root));
+      assert.deepEqual(await shown(page, '.ds-thinking'), [true]);
+      assert.equal(await page.textContent('#count-thinking'), '(1)');
+      await page.fill('#search', 'greeting is wrong');
+      await page.press('#search', 'Enter');
+      assert.equal(await page.textContent('#search-count'), '1 of 1');
+
+      await page.uncheck('#show-thinking');
+      assert.deepEqual(await shown(page, '.ds-thinking'), [false]);
+      assert.equal(await page.textContent('#search-count'), 'no matches', 'hidden thinking is not searched');
+
+      const toolsBefore = await shown(page, '.ds-tool-call');
+      assert.ok(toolsBefore.length >= 3 && toolsBefore.every(Boolean));
+      await page.uncheck('#show-tools');
+      assert.ok((await shown(page, '.ds-tool-call')).every((v) => !v));
+      assert.ok((await shown(page, '.ds-file-edit')).every(Boolean), 'file edits stay');
+
+      assert.deepEqual(await shown(page, '.ds-terminal-command .ds-output'), [true]);
+      await page.uncheck('#show-output');
+      assert.deepEqual(await shown(page, '.ds-terminal-command .ds-output'), [false]);
+      assert.deepEqual(await shown(page, '.ds-terminal-command .ds-command'), [true], 'the command line stays');
+
+      await page.check('#show-thinking');
+      await page.check('#show-tools');
+      await page.check('#show-output');
+      assert.deepEqual(await shown(page, '.ds-thinking'), [true]);
+      assert.ok((await shown(page, '.ds-tool-call')).every(Boolean));
+      assert.deepEqual(await shown(page, '.ds-terminal-command .ds-output'), [true]);
+    },
+  },
+  {
+    name: 'outline lists prompts with their edits, commands and plans; activating one jumps there',
+    async run({ page, base, tmp }) {
+      const path = join(tmp, 'outline.jsonl');
+      await generate(path, 0.3);
+      await openViewer(page, base);
+      await loadFile(page, path);
+      const model = await page.evaluate(() => {
+        const root = document.getElementById('view').shadowRoot;
+        return {
+          prompts: [...root.querySelectorAll('.ds-turn.ds-user .ds-user-content')].map((e) => e.textContent.trim()),
+          edits: root.querySelectorAll('.ds-file-edit').length,
+          runs: root.querySelectorAll('.ds-terminal-command').length,
+          plans: root.querySelectorAll('.ds-plan').length,
+        };
+      });
+      assert.ok(model.prompts.length >= 5, `prompts: ${model.prompts.length}`);
+      const outline = await page.evaluate(() => [...document.querySelectorAll('#outline-list > li')].map((li) => ({
+        label: li.querySelector(':scope > button').textContent,
+        counts: li.querySelector('.counts')?.textContent,
+        items: [...li.querySelectorAll(':scope > ol button')].map((b) => b.querySelector('.kind').textContent),
+      })));
+      assert.equal(outline.length, model.prompts.length);
+      outline.forEach((o, i) => assert.ok(o.label.startsWith(`${i + 1}. ${model.prompts[i].slice(0, 20)}`), o.label));
+      assert.equal(outline[0].counts, '3 edits · 2 commands · 1 plan');
+      assert.equal(outline[1].counts, '3 edits · 2 commands');
+      const all = outline.flatMap((o) => o.items);
+      assert.equal(all.filter((k) => k === 'edit').length, model.edits);
+      assert.equal(all.filter((k) => k === 'run').length, model.runs);
+      assert.equal(all.filter((k) => k === 'plan').length, model.plans);
+      const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+      assert.equal(await page.textContent('#outline-summary'),
+        `${n(model.prompts.length, 'prompt', 'prompts')} · ${n(model.edits, 'edit', 'edits')} · ${n(model.runs, 'command', 'commands')} · ${n(model.plans, 'plan', 'plans')}`);
+
+      // Keyboard: focus a middle prompt's second command and press Enter.
+      const mid = Math.floor(outline.length / 2);
+      const button = page.locator('#outline-list > li').nth(mid).locator('ol button').filter({ hasText: 'cargo test' });
+      await button.focus();
+      await page.keyboard.press('Enter');
+      const target = await page.evaluate(() => {
+        const root = document.getElementById('view').shadowRoot;
+        const el = root.activeElement;
+        const box = el?.getBoundingClientRect();
+        return el && { doc: el.dataset.docId, turn: el.closest('.ds-turn').dataset.turnIndex, cmd: el.querySelector('.ds-command')?.textContent, top: box.top, h: innerHeight };
+      });
+      assert.ok(target, 'focus moved into the transcript');
+      assert.match(target.cmd, /cargo test/);
+      assert.ok(target.top >= 0 && target.top < target.h / 2, `scrolled to the top part of the window: ${target.top}`);
+      // A prompt entry jumps to its turn.
+      await page.locator('#outline-list > li').nth(2).locator(':scope > button').click();
+      const turn = await page.evaluate(() => {
+        const el = document.getElementById('view').shadowRoot.activeElement;
+        return { user: el.classList.contains('ds-user'), top: el.getBoundingClientRect().top, text: el.textContent };
+      });
+      assert.equal(turn.user, true);
+      assert.ok(turn.text.includes(model.prompts[2]));
+      assert.ok(turn.top >= 0 && turn.top < 400, `turn at ${turn.top}`);
+    },
+  },
+  {
+    name: 'replay plays as streamed, pauses, and scrubs back and forth',
+    async run({ page, base, root }) {
+      const f = fixtures(root).find((x) => x.format === 'cursor-wrapper');
+      const lines = readFileSync(f.path, 'utf8').split('\n').filter(Boolean).length;
+      await openViewer(page, base);
+      await loadFile(page, f.path);
+      const full = await page.evaluate(() => document.getElementById('view').html());
+      const docs = () => page.evaluate(() => document.getElementById('view').shadowRoot.querySelectorAll('.ds-doc').length);
+      const position = () => page.evaluate(() => Number(document.getElementById('scrub').value));
+      assert.equal(await page.inputValue('#scrub'), String(lines), 'the scrubber starts at the end');
+      assert.equal(await page.isDisabled('#timing option[value="stamps"]'), false, 'this format carries timestamps');
+      assert.equal(await page.inputValue('#timing'), 'stamps', 'timestamps are used when there are some');
+
+      // Scrub to the start: nothing shown; to the middle: part of it.
+      await page.fill('#scrub', '0');
+      assert.equal(await docs(), 0);
+      await page.fill('#scrub', String(Math.floor(lines / 2)));
+      const half = await docs();
+      assert.ok(half > 0 && half < f.expected.turns.flatMap((t) => t.documents ?? []).length, `half-way documents: ${half}`);
+
+      // Play from the start; it advances, then pause holds still.
+      await page.fill('#scrub', '0');
+      await page.selectOption('#speed', '1');
+      await page.click('#play');
+      assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'true');
+      await page.waitForFunction(() => Number(document.getElementById('scrub').value) > 0);
+      await page.click('#play');
+      assert.equal(await page.getAttribute('#play', 'aria-pressed'), 'false');
+      const paused = await position();
+      await page.waitForTimeout(300);
+      assert.equal(await position(), paused, 'paused');
+
+      // Play to the end (at 20x): the same HTML as the whole load.
+      await page.selectOption('#speed', '20');
+      await page.click('#play');
+      await page.waitForFunction((n) => Number(document.getElementById('scrub').value) === n, lines, { timeout: 15_000 });
+      await page.waitForFunction(() => document.getElementById('play').getAttribute('aria-pressed') === 'false');
+      assert.equal(await page.evaluate(() => document.getElementById('view').html()), full);
+      assert.deepEqual(await shownDocuments(page), expectedDocuments(f.expected));
+      assert.match(await page.textContent('#scrub-text'), new RegExp(`^${lines}/${lines} · `));
+    },
+  },
+  {
+    name: 'replay without timestamps uses a fixed rate',
+    async run({ page, base, root }) {
+      await openViewer(page, base);
+      await loadFile(page, join(root, 'tests/fixtures/document-sse/stream.sse'));
+      assert.equal(await page.isDisabled('#timing option[value="stamps"]'), true);
+      assert.equal(await page.inputValue('#timing'), 'fixed');
+      await page.fill('#scrub', '0');
+      await page.selectOption('#speed', '20');
+      const t0 = Date.now();
+      await page.click('#play');
+      await page.waitForFunction(() => document.getElementById('play').getAttribute('aria-pressed') === 'false', null, { timeout: 15_000 });
+      const lines = Number(await page.getAttribute('#scrub', 'max'));
+      // 100 ms a line at 1x, so lines * 5 ms at 20x.
+      assert.ok(Date.now() - t0 >= lines * 5 * 0.8, `took ${Date.now() - t0} ms for ${lines} lines`);
+    },
+  },
+  {
+    name: 'export: a standalone HTML page of what is shown, and the conversation as JSON',
+    async run({ page, context, base, root }) {
+      const f = fixtures(root).find((x) => x.format === 'cursor-stream-json' && x.name === 'tools');
+      await openViewer(page, base);
+      await loadFile(page, f.path);
+      await page.selectOption('#theme', 'dark');
+      await page.uncheck('#show-thinking');
+
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-html')]);
+      assert.equal(dl.suggestedFilename(), 'tools.html');
+      const html = readFileSync(await dl.path(), 'utf8');
+      assert.doesNotMatch(html, /<script/i, 'no script');
+      assert.match(html, /<style>[^]*\.ds-diff-added[^]*<\/style>/, 'styles inlined');
+      assert.doesNotMatch(html, /<link /, 'nothing to fetch');
+      assert.doesNotMatch(html, /class="ds-doc ds-thinking"/, 'hidden thinking left out');
+      assert.match(html, /class="ds-doc ds-tool-call"/, 'shown parts kept');
+      assert.match(html, /data-doc-id="doc_005"/);
+
+      // The page stands alone: shown with JavaScript off, styled, dark as exported.
+      const p2 = await context.newPage();
+      await p2.route('**/*', (r) => r.abort());
+      await p2.setContent(html);
+      const look = await p2.evaluate(() => ({
+        edits: document.querySelectorAll('.ds-file-edit').length,
+        added: getComputedStyle(document.querySelector('.ds-diff-added')).backgroundColor,
+        bg: getComputedStyle(document.body).backgroundColor,
+      }));
+      await p2.close();
+      assert.equal(look.edits, 2);
+      assert.notEqual(look.added, 'rgba(0, 0, 0, 0)', 'diff colours apply');
+      const [r, g, b] = look.bg.match(/\d+/g).map(Number);
+      assert.ok(r + g + b < 150, `dark background: ${look.bg}`);
+
+      const [dj] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+      assert.equal(dj.suggestedFilename(), 'tools.json');
+      const json = JSON.parse(readFileSync(await dj.path(), 'utf8'));
+      assert.deepEqual(json, f.expected, 'the normalised conversation, as the golden file has it');
+    },
+  },
+];

@@ -1,0 +1,63 @@
+// Helpers shared by the viewer tests.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export { assert };
+
+/** Opens the viewer (with an optional query string) and waits until it is ready. */
+export async function openViewer(page, base, query = '') {
+  await page.goto(`${base}/www/viewer/${query}`);
+  await page.waitForSelector('html[data-ready="true"]');
+}
+
+/** Waits until the load in progress is over; returns the body's state. */
+export async function settled(page, timeout) {
+  await page.waitForFunction(() => document.body.dataset.state && document.body.dataset.state !== 'loading', null, { timeout });
+  return page.evaluate(() => document.body.dataset.state);
+}
+
+/** Opens a file through the file picker and waits for it to be shown. */
+export async function loadFile(page, path, timeout) {
+  await page.evaluate(() => delete document.body.dataset.state);
+  await page.setInputFiles('#file', path);
+  return settled(page, timeout);
+}
+
+/** The documents shown: [{ turn, id, type }] in order, read from the shadow root. */
+export function shownDocuments(page) {
+  return page.evaluate(() => {
+    const root = document.getElementById('view').shadowRoot;
+    return [...root.querySelectorAll('.ds-turn .ds-doc')].map((d) => ({
+      turn: Number(d.closest('.ds-turn').dataset.turnIndex),
+      id: d.dataset.docId,
+      type: [...d.classList].find((c) => c.startsWith('ds-') && c !== 'ds-doc').slice(3).replace(/-/g, '_'),
+    }));
+  });
+}
+
+/** The documents of a golden conversation, in the same shape. */
+export function expectedDocuments(conversation) {
+  return conversation.turns.flatMap((t, turn) => (t.documents ?? []).map((d) => ({ turn, id: d.id, type: d.type })));
+}
+
+/** The project's fixtures: [{ format, name, path, expected }] (inputs with a golden JSON). */
+export function fixtures(root) {
+  const dir = join(root, 'tests', 'fixtures');
+  const out = [];
+  for (const format of readdirSync(dir).sort()) {
+    for (const f of readdirSync(join(dir, format)).sort()) {
+      if (f.includes('.expected.')) continue;
+      const name = f.replace(/\.[^.]+$/, '');
+      const golden = join(dir, format, `${name}.expected.json`);
+      let expected;
+      try {
+        expected = JSON.parse(readFileSync(golden, 'utf8'));
+      } catch {
+        continue;
+      }
+      out.push({ format, name, path: join(dir, format, f), expected });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,454 @@
+// The transcript viewer: a static page around <docstream-view>. Opening, loading with
+// progress and cancel, outline, filters, search, replay, export, theme and diff view.
+
+import '../../pkg/define.js';
+import { feed, openSource, formatBytes, yieldToPage } from './load.js';
+import { adoptViewSheet, FILTERS } from './view-sheet.js';
+import { buildOutline, jumpTo } from './outline.js';
+import { Search } from './search.js';
+import { Replay } from './replay.js';
+import { exportHtml, exportJson, download } from './export.js';
+
+const $ = (id) => document.getElementById(id);
+const view = $('view');
+const ui = {
+  file: $('file'), urlForm: $('url-form'), url: $('url'),
+  pasteOpen: $('paste-open'), pasteDialog: $('paste-dialog'), pasteText: $('paste-text'),
+  theme: $('theme'), diff: $('diff'),
+  loading: $('loading'), progress: $('progress'), progressLabel: $('progress-label'), progressText: $('progress-text'), cancel: $('cancel'),
+  status: $('status'), alert: $('alert'),
+  outlineList: $('outline-list'), outlineSummary: $('outline-summary'),
+  search: $('search'), searchForm: $('search-form'), searchPrev: $('search-prev'), searchCount: $('search-count'),
+  play: $('play'), timing: $('timing'), speed: $('speed'), scrub: $('scrub'), scrubText: $('scrub-text'),
+  exportHtml: $('export-html'), exportJson: $('export-json'), drop: $('drop'),
+};
+
+const state = {
+  name: '',
+  /** The whole input, kept for replay. */
+  blob: null,
+  loading: null,
+  loaded: false,
+};
+
+const search = new Search(view);
+const replay = new Replay(view, onReplay);
+
+// ---- messages -------------------------------------------------------------------
+
+function say(text) {
+  ui.status.textContent = text;
+}
+
+function alertBox(title, detail = '') {
+  if (!title) {
+    ui.alert.hidden = true;
+    ui.alert.replaceChildren();
+    return;
+  }
+  const strong = document.createElement('strong');
+  strong.textContent = title;
+  ui.alert.replaceChildren(strong);
+  if (detail) ui.alert.append(document.createElement('br'), detail);
+  ui.alert.hidden = false;
+}
+
+view.addEventListener('docstream-error', (e) => {
+  alertBox('docstream reported an error.', `${e.detail?.code ?? ''} ${e.detail?.message ?? ''}`.trim());
+});
+
+// ---- loading --------------------------------------------------------------------
+
+function setLoading(on) {
+  ui.loading.hidden = !on;
+  if (on) document.body.dataset.state = 'loading';
+  for (const b of [ui.play, ui.scrub, ui.exportHtml, ui.exportJson]) b.disabled = on || !state.loaded;
+}
+
+/** Opens a File, `{ text }` or `{ url }` and shows it. */
+export async function open(source) {
+  state.loading?.abort(new DOMException('replaced by another file', 'AbortError'));
+  const controller = new AbortController();
+  state.loading = controller;
+  const { signal } = controller;
+  replay.pause();
+  search.clear();
+  alertBox('');
+  state.loaded = false;
+  document.body.classList.add('loaded');
+  ui.progress.value = 0;
+  ui.progress.removeAttribute('max');
+  ui.progressText.textContent = '';
+  setLoading(true);
+  const started = performance.now();
+  let read = 0;
+  let total;
+  let lastPaint = 0;
+  try {
+    const src = await openSource(source, { signal });
+    total = src.total;
+    state.name = src.name;
+    ui.progressLabel.textContent = `Loading ${src.name}`;
+    if (total) ui.progress.max = total;
+    const showProgress = () => {
+      if (total) ui.progress.value = read;
+      ui.progressText.textContent = total ? `${formatBytes(read)} of ${formatBytes(total)}` : formatBytes(read);
+    };
+    await feed(view, src.chunks, {
+      signal,
+      onProgress(n) {
+        read = n;
+        const now = performance.now();
+        if (now - lastPaint > 50) {
+          lastPaint = now;
+          showProgress();
+        }
+      },
+    });
+    showProgress();
+    state.blob = src.blob();
+    state.loaded = true;
+    // The time is worth saying for a file that took a while.
+    const secs = (performance.now() - started) / 1000;
+    await afterLoad(`${state.name}: ${formatBytes(read)} read${secs >= 1 ? ` in ${secs.toFixed(1)} s` : ''}`);
+    document.body.dataset.state = 'loaded';
+  } catch (err) {
+    if (signal.aborted) {
+      if (state.loading !== controller) return; // another file took over
+      say(`Loading ${state.name} cancelled after ${formatBytes(read)}${total ? ` of ${formatBytes(total)}` : ''}; showing what was read.`);
+      refresh();
+      document.body.dataset.state = 'cancelled';
+    } else {
+      document.body.dataset.state = 'failed';
+      alertBox(`Could not open ${state.name || 'the transcript'}.`, err?.message ?? String(err));
+      say('');
+    }
+  } finally {
+    if (state.loading === controller) {
+      state.loading = null;
+      setLoading(false);
+    }
+  }
+}
+
+/** After a complete load: messages, outline, counts, replay. */
+async function afterLoad(summary) {
+  adoptViewSheet(view);
+  await yieldToPage();
+  const root = view.shadowRoot;
+  const turns = root?.querySelectorAll('.ds-turn').length ?? 0;
+  const unknown = [...(root?.querySelectorAll('.ds-error') ?? [])].find((e) =>
+    /UNKNOWN_FORMAT/.test(e.querySelector('.ds-error-code')?.textContent ?? ''),
+  );
+  if (state.blob.size === 0) {
+    alertBox('The file is empty.', 'There is nothing to show.');
+  } else if (unknown) {
+    // The core's details name the formats it knows.
+    const details = unknown.querySelector('.ds-error-details')?.textContent.trim();
+    alertBox('This file is not in a format docstream reads.', details || 'It is not a Server-Sent Event stream, NDJSON or JSON of a known kind.');
+  } else if (!turns) {
+    alertBox('Nothing to show.', 'The file was read, but it holds no turns.');
+  }
+  let detail = '';
+  try {
+    // The format, and events not understood (a snapshot of a very large file is skipped).
+    if (state.blob.size <= 8 << 20) {
+      const c = view.snapshot();
+      if (c?.format) detail += ` · format ${c.format}`;
+      const n = (k, word) => `${k} ${word}${k === 1 ? '' : 's'}`;
+      if (c?.stats?.unknownEvents) detail += ` · ${n(c.stats.unknownEvents, 'event')} not understood`;
+      if (c?.stats?.badEvents) detail += ` · ${n(c.stats.badEvents, 'bad event')}`;
+    }
+  } catch {
+    /* the snapshot is only for the message */
+  }
+  say(summary + detail);
+  refresh();
+  // Replay needs the text split into lines; for a large file that waits until used.
+  state.replayReady = null;
+  if (state.blob.size <= 8 << 20) await ensureReplay();
+  else onReplay({ position: 0, length: 0, playing: false, time: 0 });
+  setLoading(false);
+}
+
+/** Prepares replay from the loaded input (once per load). */
+function ensureReplay() {
+  const blob = state.blob;
+  if (!blob) return Promise.resolve();
+  state.replayReady ??= blob.text().then((text) => {
+    if (state.blob === blob) {
+      replay.setText(text);
+      lastReplayPosition = replay.position;
+    }
+  });
+  return state.replayReady;
+}
+
+/** Outline, filter counts and search after the view changed. */
+function refresh() {
+  adoptViewSheet(view);
+  // Rebuilding the outline keeps keyboard focus on the same entry.
+  const focused = ui.outlineList.contains(document.activeElement) ? document.activeElement.dataset : null;
+  buildOutline(view, ui.outlineList, ui.outlineSummary);
+  if (focused) {
+    const sel = `button[data-turn="${focused.turn}"]${focused.doc ? `[data-doc="${CSS.escape(focused.doc)}"]` : ':not([data-doc])'}`;
+    ui.outlineList.querySelector(sel)?.focus();
+  }
+  const root = view.shadowRoot;
+  const n = (sel) => root?.querySelectorAll(sel).length ?? 0;
+  $('count-thinking').textContent = `(${n('.ds-thinking')})`;
+  $('count-tools').textContent = `(${n('.ds-tool-call')})`;
+  $('count-output').textContent = `(${n('.ds-terminal-command .ds-output')})`;
+  if (search.query) runSearch(false);
+}
+
+ui.cancel.addEventListener('click', () => state.loading?.abort(new DOMException('cancelled', 'AbortError')));
+
+ui.file.addEventListener('change', () => {
+  const f = ui.file.files?.[0];
+  if (f) open(f);
+  ui.file.value = '';
+});
+
+ui.urlForm.addEventListener('submit', (e) => {
+  e.preventDefault();
+  const url = ui.url.value.trim();
+  if (!url) return;
+  const u = new URL(location.href);
+  u.searchParams.set('src', url);
+  history.replaceState(null, '', u);
+  open({ url });
+});
+
+ui.pasteOpen.addEventListener('click', () => {
+  ui.pasteText.value = '';
+  ui.pasteDialog.showModal();
+});
+ui.pasteDialog.addEventListener('close', () => {
+  if (ui.pasteDialog.returnValue === 'load' && ui.pasteText.value) open({ text: ui.pasteText.value });
+});
+
+document.addEventListener('paste', (e) => {
+  const t = e.target;
+  if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement) return;
+  const file = e.clipboardData?.files?.[0];
+  const text = e.clipboardData?.getData('text/plain');
+  if (file) open(file);
+  else if (text) open({ text });
+  else return;
+  e.preventDefault();
+});
+
+// Drag and drop anywhere on the page.
+let dragDepth = 0;
+const hasFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
+document.addEventListener('dragenter', (e) => {
+  if (!hasFiles(e)) return;
+  dragDepth++;
+  ui.drop.hidden = false;
+});
+document.addEventListener('dragleave', () => {
+  if (--dragDepth <= 0) {
+    dragDepth = 0;
+    ui.drop.hidden = true;
+  }
+});
+document.addEventListener('dragover', (e) => {
+  if (hasFiles(e)) e.preventDefault();
+});
+document.addEventListener('drop', (e) => {
+  dragDepth = 0;
+  ui.drop.hidden = true;
+  const f = e.dataTransfer?.files?.[0];
+  if (!f) return;
+  e.preventDefault();
+  open(f);
+});
+
+// ---- theme and diff ---------------------------------------------------------------
+
+function applyTheme(value) {
+  if (value === 'system') delete document.documentElement.dataset.theme;
+  else document.documentElement.dataset.theme = value;
+  view.setAttribute('theme', value === 'system' ? 'auto' : value);
+}
+function applyDiff(value) {
+  view.setAttribute('diff', value);
+}
+function pref(key, fallback, allowed) {
+  try {
+    const v = localStorage.getItem(`docstream-viewer.${key}`);
+    return allowed.includes(v) ? v : fallback;
+  } catch {
+    return fallback;
+  }
+}
+function store(key, value) {
+  try {
+    localStorage.setItem(`docstream-viewer.${key}`, value);
+  } catch {
+    /* private mode */
+  }
+}
+ui.theme.value = pref('theme', 'system', ['system', 'light', 'dark']);
+ui.diff.value = pref('diff', 'unified', ['unified', 'split']);
+applyTheme(ui.theme.value);
+applyDiff(ui.diff.value);
+ui.theme.addEventListener('change', () => {
+  applyTheme(ui.theme.value);
+  store('theme', ui.theme.value);
+  adoptViewSheet(view);
+});
+ui.diff.addEventListener('change', () => {
+  applyDiff(ui.diff.value);
+  store('diff', ui.diff.value);
+  adoptViewSheet(view);
+});
+
+// ---- filters ------------------------------------------------------------------------
+
+const filterBoxes = { 'hide-thinking': $('show-thinking'), 'hide-tools': $('show-tools'), 'hide-output': $('show-output') };
+for (const [attr, box] of Object.entries(filterBoxes)) {
+  if (!(attr in FILTERS)) continue;
+  box.addEventListener('change', () => {
+    view.toggleAttribute(`data-${attr}`, !box.checked);
+    if (search.query) runSearch(false);
+  });
+}
+
+// ---- search ---------------------------------------------------------------------------
+
+function showCount() {
+  ui.searchCount.textContent = search.label();
+}
+function runSearch(jump) {
+  adoptViewSheet(view);
+  search.run(ui.search.value.trim());
+  if (jump) search.move(1);
+  showCount();
+}
+let searchTimer = 0;
+ui.search.addEventListener('input', () => {
+  clearTimeout(searchTimer);
+  searchTimer = setTimeout(() => runSearch(false), 150);
+});
+ui.searchForm.addEventListener('submit', (e) => {
+  e.preventDefault();
+  clearTimeout(searchTimer);
+  if (search.query !== ui.search.value.trim()) runSearch(true);
+  else {
+    search.move(1);
+    showCount();
+  }
+});
+ui.searchPrev.addEventListener('click', () => {
+  if (search.query !== ui.search.value.trim()) runSearch(false);
+  search.move(-1);
+  showCount();
+});
+ui.search.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' && e.shiftKey) {
+    e.preventDefault();
+    ui.searchPrev.click();
+  } else if (e.key === 'Escape') {
+    ui.search.value = '';
+    search.clear();
+    showCount();
+  }
+});
+document.addEventListener('keydown', (e) => {
+  const t = e.target;
+  const typing = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement || t?.isContentEditable;
+  if (e.key === '/' && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+    e.preventDefault();
+    ui.search.focus();
+    ui.search.select();
+  }
+});
+
+// ---- outline ----------------------------------------------------------------------
+
+ui.outlineList.addEventListener('click', (e) => {
+  const b = e.target.closest('button[data-turn]');
+  if (b) jumpTo(view, b.dataset.turn, b.dataset.doc);
+});
+
+// ---- replay -------------------------------------------------------------------------
+
+function clock(ms) {
+  const s = ms / 1000;
+  return `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
+}
+let outlineTimer = 0;
+/** The timing the reader picked, if any. */
+let timingChosen = null;
+let lastReplayPosition = -1;
+function onReplay({ position, length, playing, time }) {
+  ui.play.textContent = playing ? 'Pause' : 'Play';
+  ui.play.setAttribute('aria-pressed', String(playing));
+  ui.scrub.max = String(length);
+  ui.scrub.value = String(position);
+  ui.scrub.setAttribute('aria-valuetext', `line ${position} of ${length}`);
+  ui.scrubText.textContent = `${position}/${length} · ${clock(time)}`;
+  // Timestamps when the format carries them, unless the reader chose a fixed rate.
+  ui.timing.options[0].disabled = !replay.hasStamps;
+  const timing = replay.hasStamps ? (timingChosen ?? 'stamps') : 'fixed';
+  if (ui.timing.value !== timing || replay.timing !== timing) {
+    ui.timing.value = timing;
+    replay.setTiming(timing);
+  }
+  // The outline follows the replay, at most a few times a second.
+  if (position !== lastReplayPosition && !outlineTimer) {
+    lastReplayPosition = position;
+    outlineTimer = setTimeout(() => {
+      outlineTimer = 0;
+      refresh();
+    }, 250);
+  }
+}
+ui.play.addEventListener('click', async () => {
+  adoptViewSheet(view);
+  await ensureReplay();
+  replay.toggle();
+});
+ui.scrub.addEventListener('focus', () => ensureReplay());
+ui.scrub.addEventListener('pointerdown', () => ensureReplay());
+ui.timing.addEventListener('change', () => {
+  timingChosen = ui.timing.value;
+  replay.setTiming(ui.timing.value);
+});
+ui.speed.addEventListener('change', () => replay.setSpeed(Number(ui.speed.value)));
+ui.scrub.addEventListener('input', async () => {
+  const to = Number(ui.scrub.value);
+  await ensureReplay();
+  replay.pause();
+  replay.seek(to);
+});
+replay.setTiming(ui.timing.value);
+replay.setSpeed(Number(ui.speed.value));
+
+// ---- export ---------------------------------------------------------------------------
+
+function baseName() {
+  return (state.name || 'transcript').replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_') || 'transcript';
+}
+ui.exportHtml.addEventListener('click', () => {
+  download(`${baseName()}.html`, 'text/html', exportHtml(view, `${state.name} — docstream`));
+});
+ui.exportJson.addEventListener('click', () => {
+  download(`${baseName()}.json`, 'application/json', exportJson(view));
+});
+
+// ---- start --------------------------------------------------------------------------
+
+async function start() {
+  await customElements.whenDefined('docstream-view');
+  adoptViewSheet(view);
+  const src = new URLSearchParams(location.search).get('src');
+  if (src) {
+    ui.url.value = src;
+    open({ url: src });
+  }
+  document.documentElement.dataset.ready = 'true';
+}
+start();
