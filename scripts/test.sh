@@ -28,6 +28,9 @@ node tests/js/pack-test.mjs
 echo "== the web component and the embedding examples in headless Chromium"
 node tests/browser/run.mjs
 
+echo "== the transcript viewer in headless Chromium"
+node tests/viewer/run.mjs
+
 echo "== the TypeScript declarations match the committed copy"
 if ! diff -u docs/api/docstream.d.ts pkg/docstream.d.ts; then
   echo "pkg/docstream.d.ts differs from docs/api/docstream.d.ts: if the API change is meant," >&2
