@@ -3,6 +3,7 @@
 //! of [`Format`] and one line of detection in [`detect`].
 
 mod cursor_cli;
+mod cursor_store;
 mod cursor_wrapper;
 pub mod detect;
 mod document_sse;
@@ -29,6 +30,9 @@ pub enum Format {
     CursorJson,
     /// The Python wrapper's event variant of the Cursor CLI stream (seed 004).
     CursorWrapper,
+    /// Cursor's saved conversation (seed 003): `composerData`, or the grouped
+    /// `conversation` request form; one whole JSON value.
+    CursorStore,
 }
 
 /// How a format's bytes are cut into payloads.
@@ -50,6 +54,7 @@ impl Format {
         "cursor-stream-json",
         "cursor-json",
         "cursor-wrapper",
+        "cursor-store",
     ];
 
     /// The format's name (`cursor-stream-json` …).
@@ -60,6 +65,7 @@ impl Format {
             Format::CursorStreamJson => "cursor-stream-json",
             Format::CursorJson => "cursor-json",
             Format::CursorWrapper => "cursor-wrapper",
+            Format::CursorStore => "cursor-store",
         }
     }
 
@@ -75,12 +81,13 @@ impl Format {
             .ok_or_else(|| Error::UnknownFormat(name.to_owned()))
     }
 
-    const ALL: [Format; 5] = [
+    const ALL: [Format; 6] = [
         Format::DocumentSse,
         Format::ResponseJson,
         Format::CursorStreamJson,
         Format::CursorJson,
         Format::CursorWrapper,
+        Format::CursorStore,
     ];
 
     /// How this format is framed when named by the caller.
@@ -89,6 +96,7 @@ impl Format {
             Format::DocumentSse => Framing::Sse,
             Format::ResponseJson | Format::CursorJson => Framing::Values,
             Format::CursorStreamJson | Format::CursorWrapper => Framing::Lines,
+            Format::CursorStore => Framing::Values,
         }
     }
 
@@ -100,6 +108,7 @@ impl Format {
             Format::CursorStreamJson | Format::CursorJson | Format::CursorWrapper => {
                 Box::new(cursor_cli::CursorCli::default())
             }
+            Format::CursorStore => Box::new(cursor_store::CursorStore),
         }
     }
 }

@@ -66,6 +66,9 @@ pub(crate) fn kind_of(name: &str) -> ToolKind {
         | "execcommand" | "localshell" => ToolKind::Shell,
         "createplan" => ToolKind::Plan,
         "todowrite" | "todo" | "updatetodos" | "todos" | "todoupdate" => ToolKind::Todo,
+        // The newer tools in Cursor's saved conversations (seed 003).
+        "editfilev2" => ToolKind::Edit,
+        "runterminalcommandv2" => ToolKind::Shell,
         _ => ToolKind::Other,
     }
 }
@@ -134,6 +137,7 @@ const BODY: &[&str] = &[
     "fileText",
     "file_text",
     "streamContent",
+    "streamingContent",
     "code_edit",
     "codeEdit",
     "text",
@@ -355,7 +359,10 @@ fn terminal(
     };
     if let Some(o) = outcome {
         let d = &o.data;
-        meta.exit_code = i64_field(d, &["exitCode", "exit_code", "code", "returncode"]);
+        meta.exit_code = i64_field(
+            d,
+            &["exitCode", "exit_code", "code", "returncode", "exitCodeV2"],
+        );
         let interleaved = str_field(d, &["interleavedOutput", "output", "combinedOutput"])
             .filter(|s| !s.is_empty());
         meta.output = match interleaved {
@@ -475,6 +482,7 @@ mod tests {
             "Edit",
             "MultiEdit",
             "editToolCall",
+            "edit_file_v2",
         ] {
             assert_eq!(kind_of(n), ToolKind::Edit, "{n}");
         }
@@ -484,7 +492,13 @@ mod tests {
         for n in ["delete_file", "Delete", "deleteToolCall"] {
             assert_eq!(kind_of(n), ToolKind::Delete, "{n}");
         }
-        for n in ["run_terminal_cmd", "Shell", "Bash", "shellToolCall"] {
+        for n in [
+            "run_terminal_cmd",
+            "Shell",
+            "Bash",
+            "shellToolCall",
+            "run_terminal_command_v2",
+        ] {
             assert_eq!(kind_of(n), ToolKind::Shell, "{n}");
         }
         for n in [
