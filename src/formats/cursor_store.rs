@@ -405,14 +405,13 @@ impl Adapter for CursorStore {
             open: false,
             last_text: false,
             summary: None,
-            at: p,
         };
         run.top(top);
     }
 }
 
 /// Reading one payload.
-struct Run<'n, 'p> {
+struct Run<'n> {
     n: &'n mut Normalizer,
     /// A response is open (something of an AI bubble was applied since the last
     /// prompt or end).
@@ -421,10 +420,9 @@ struct Run<'n, 'p> {
     last_text: bool,
     /// A conversation summary waiting for the next prompt.
     summary: Option<String>,
-    at: Payload<'p>,
 }
 
-impl Run<'_, '_> {
+impl Run<'_> {
     fn top(&mut self, top: Composer<'_>) {
         if top.has_conversation() || top.composer_data.is_none() {
             return self.composer(top);
@@ -490,7 +488,7 @@ impl Run<'_, '_> {
                     Some(raw) if raw.get() != "null" => {
                         self.bubble(raw, &id, kind_of(header.kind.as_ref()))
                     }
-                    _ => self.missing(&id),
+                    found => self.missing(&id, found.is_some()),
                 }
             }
         } else if let Some(map) = c.conversation_map {
@@ -707,8 +705,7 @@ impl Run<'_, '_> {
                             "The tool call's {field} in bubble {bubble} was not valid JSON."
                         ),
                         details: format!(
-                            "{}: bubble {bubble}: toolFormerData.{field}: {e}; starts with {}",
-                            self.at.at,
+                            "bubble {bubble}: toolFormerData.{field}: {e}; starts with {}",
                             preview(&s)
                         ),
                     }));
@@ -755,14 +752,18 @@ impl Run<'_, '_> {
         self.last_text = false;
     }
 
-    fn missing(&mut self, id: &str) {
+    fn missing(&mut self, id: &str, null: bool) {
+        let has = if null {
+            "holds null for it"
+        } else {
+            "has no entry for it"
+        };
         self.n.apply(Event::Error(ErrorInfo {
             code: MISSING_BUBBLE.to_owned(),
             source: format!("bubble {id}"),
             message: format!("Bubble {id} is listed in the conversation but was not saved."),
             details: format!(
-                "{}: fullConversationHeadersOnly names bubble {id:?}; conversationMap has no entry for it.",
-                self.at.at
+                "fullConversationHeadersOnly names bubble {id:?}; conversationMap {has}."
             ),
         }));
         self.open = true;
@@ -774,7 +775,7 @@ impl Run<'_, '_> {
             code: codes::INVALID_EVENT.to_owned(),
             source: what.to_owned(),
             message: format!("{} did not have the expected shape.", capitalise(what)),
-            details: format!("{}: {what}: {e}; starts with {}", self.at.at, preview(text)),
+            details: format!("{what}: {e}; starts with {}", preview(text)),
         }));
         self.open = true;
         self.last_text = false;
@@ -802,7 +803,12 @@ fn merge_args(raw: Option<Value>, params: Option<Value>) -> Value {
             }
             Value::Object(raw)
         }
-        (Some(raw @ Value::Object(_)), _) | (_, Some(raw @ Value::Object(_))) => raw,
+        (Some(raw @ Value::Object(_)), _) => raw,
+        // `rawArgs` that did not parse is kept beside the params.
+        (Some(raw), Some(Value::Object(mut params))) => {
+            params.entry("rawArgs").or_insert(raw);
+            Value::Object(params)
+        }
         (Some(raw), None) | (None, Some(raw)) | (Some(raw), Some(_)) => raw,
         (None, None) => Value::Object(Map::new()),
     }

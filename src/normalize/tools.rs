@@ -239,6 +239,13 @@ fn file_edit(
     meta.lines_added =
         data.and_then(|d| u64_field(d, &["linesAdded", "lines_added", "linesCreated"]));
     meta.lines_removed = data.and_then(|d| u64_field(d, &["linesRemoved", "lines_removed"]));
+    if meta.diff_string.is_none() {
+        if let Some((diff, added, removed)) = data.and_then(chunked_diff) {
+            meta.diff_string = Some(diff);
+            meta.lines_added = meta.lines_added.or(Some(added));
+            meta.lines_removed = meta.lines_removed.or(Some(removed));
+        }
+    }
     meta.new_path =
         str_field(args, &["new_path", "newPath", "renameTo", "destination"]).map(str::to_owned);
 
@@ -304,6 +311,33 @@ fn file_edit(
         content = after.or_else(|| str_field(args, BODY)).map(str::to_owned);
     }
     (Meta::FileEdit(meta), content)
+}
+
+/// A diff stored as hunks, `{diff: {chunks: [{diffString, oldStart, oldLines, newStart,
+/// newLines, linesAdded, linesRemoved}]}}` (Cursor's saved `edit_file` results), as one
+/// unified diff with its line counts.
+fn chunked_diff(data: &Value) -> Option<(String, u64, u64)> {
+    let chunks = field(data, &["diff"])
+        .and_then(|d| field(d, &["chunks"]))
+        .and_then(Value::as_array)?;
+    let (mut diff, mut added, mut removed) = (String::new(), 0, 0);
+    for c in chunks {
+        let Some(body) = str_field(c, &["diffString"]) else {
+            continue;
+        };
+        let n = |names: &[&str]| u64_field(c, names);
+        diff.push_str(&format!(
+            "@@ -{},{} +{},{} @@\n{}\n",
+            n(&["oldStart"]).unwrap_or(1),
+            n(&["oldLines"]).unwrap_or(0),
+            n(&["newStart"]).unwrap_or(1),
+            n(&["newLines"]).unwrap_or(0),
+            body.trim_end_matches('\n')
+        ));
+        added += n(&["linesAdded"]).unwrap_or(0);
+        removed += n(&["linesRemoved"]).unwrap_or(0);
+    }
+    (!diff.is_empty()).then_some((diff, added, removed))
 }
 
 fn terminal(
