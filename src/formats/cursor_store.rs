@@ -269,7 +269,7 @@ fn time_of(v: &Value) -> Option<String> {
         Value::String(s) if !s.is_empty() => Some(s.clone()),
         Value::Number(n) => {
             let t = n.as_f64()?;
-            if !t.is_finite() || t < 0.0 || t > 1e15 {
+            if !(0.0..=1e15).contains(&t) {
                 return None;
             }
             let ms = if t < 1e11 { t * 1000.0 } else { t } as u64;
