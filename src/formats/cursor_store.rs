@@ -14,7 +14,8 @@
 //! `rawArgs`, `params`, `result` as JSON strings) and `errorDetails`, in that order.
 //! Consecutive AI bubbles are one response. A `cachedConversationSummary` is attached to
 //! the next user prompt as a `summary` attachment (the context that prompt was sent
-//! with). The composer's unsent draft (`text`, `richText`) and its `name` are not shown.
+//! with; when no prompt follows, to an empty one at the end). The composer's unsent
+//! draft (`text`, `richText`) and its `name` are not shown.
 //!
 //! Bad parts are reported and the rest is kept: a bubble named by a header but missing
 //! from the map, a bubble of the wrong shape, or a tool field that is not valid JSON
@@ -49,6 +50,8 @@ pub(crate) fn sniff(text: &str) -> bool {
         composers: Option<serde::de::IgnoredAny>,
         #[serde(default)]
         conversation: Option<Vec<GroupSniff>>,
+        #[serde(default, rename = "cachedConversationSummary")]
+        summary: Option<serde::de::IgnoredAny>,
     }
     /// A group of the request form: an object with a `kind`.
     #[derive(Deserialize)]
@@ -64,7 +67,8 @@ pub(crate) fn sniff(text: &str) -> bool {
         s.headers.is_some()
             || s.map.is_some()
             || s.composers.is_some()
-            || s.conversation.is_some_and(|g| !g.is_empty())
+            || s.conversation
+                .is_some_and(|g| !g.is_empty() || s.summary.is_some())
     })
 }
 
@@ -512,6 +516,13 @@ impl Run<'_> {
             self.n.apply(Event::Done { error: None });
             self.open = false;
         }
+        if let Some(summary) = self.summary.take() {
+            // No prompt came after it: it is the context of the next one, not yet written.
+            self.n.apply(Event::UserPrompt {
+                text: Cow::Borrowed(""),
+                attachments: vec![summary_attachment(summary)],
+            });
+        }
         self.last_text = false;
     }
 
@@ -542,11 +553,7 @@ impl Run<'_> {
             Some(Kind::Human) => {
                 let mut att = Vec::new();
                 if let Some(s) = self.summary.take().or(summary) {
-                    att.push(Attachment {
-                        kind: "summary".to_owned(),
-                        text: Some(s),
-                        ..Attachment::default()
-                    });
+                    att.push(summary_attachment(s));
                 }
                 attachments(b.selections.as_ref(), "selection", &mut att);
                 attachments(b.images.as_ref(), "image", &mut att);
@@ -789,6 +796,14 @@ fn capitalise(s: &str) -> String {
         .unwrap_or_default()
 }
 
+fn summary_attachment(text: String) -> Attachment {
+    Attachment {
+        kind: "summary".to_owned(),
+        text: Some(text),
+        ..Attachment::default()
+    }
+}
+
 /// A conversation summary: a string, or an object holding one.
 fn summary_text(v: &Value) -> Option<String> {
     text_in(v, &["summary", "text", "content"]).filter(|s| !s.trim().is_empty())
@@ -861,6 +876,9 @@ mod tests {
             r#"{"conversation":[{"kind":"HUMAN","messages":[]}]}"#
         ));
         assert!(!sniff(r#"{"conversation":[]}"#));
+        assert!(sniff(
+            r#"{"cachedConversationSummary":"s","conversation":[]}"#
+        ));
         assert!(!sniff(r#"{"conversation":"x"}"#));
         assert!(!sniff(r#"{"type":"assistant"}"#));
         assert!(!sniff("[1]"));
