@@ -140,7 +140,7 @@ fn thinking_and_reasoning_content() {
     let (claude, openai) = (&json[6], &json[7]);
     assert_eq!(
         to_openai(std::slice::from_ref(claude)),
-        [openai.clone()],
+        std::slice::from_ref(openai),
         "thinking 块 → reasoning_content 字段"
     );
     // The signature has no place in the OpenAI form, so it does not come back.
