@@ -487,9 +487,19 @@ impl Run<'_> {
                         continue;
                     }
                 };
-                let id = header.bubble_id.unwrap_or_default();
+                let Some(id) = header.bubble_id.filter(|id| !id.is_empty()) else {
+                    self.n.apply(Event::Error(ErrorInfo {
+                        code: codes::INVALID_EVENT.to_owned(),
+                        source: "fullConversationHeadersOnly".to_owned(),
+                        message: "A header of the conversation names no bubble.".to_owned(),
+                        details: format!("a header without a bubbleId: {}", preview(raw.get())),
+                    }));
+                    self.open = true;
+                    self.last_text = false;
+                    continue;
+                };
                 match index.get(id.as_str()) {
-                    Some(raw) if raw.get() != "null" => {
+                    Some(raw) if raw.get().trim() != "null" => {
                         self.bubble(raw, &id, kind_of(header.kind.as_ref()))
                     }
                     found => self.missing(&id, found.is_some()),
