@@ -124,14 +124,17 @@ fn a_bad_bubble_costs_only_itself() {
     );
     let texts: Vec<&str> = c.documents().map(|d| d.text()).collect();
     assert!(texts.contains(&"still here"), "{texts:?}");
-    // The grep call is kept, with the arguments it had as text.
-    let call = c
+    let calls: Vec<_> = c
         .documents()
-        .find_map(|d| match &d.meta {
+        .filter_map(|d| match &d.meta {
             Meta::ToolCall(t) => Some(t),
             _ => None,
         })
-        .expect("the grep call");
-    assert_eq!(call.tool_name, "grep");
-    assert_eq!(call.arguments, json!("{\"q\": 1"));
+        .collect();
+    // The read_file call with a bad status is kept, as not finished.
+    assert_eq!(calls[0].tool_name, "read_file");
+    assert!(calls[0].result.is_none());
+    // The grep call is kept, with the arguments it had as text.
+    assert_eq!(calls[1].tool_name, "grep");
+    assert_eq!(calls[1].arguments, json!("{\"q\": 1"));
 }

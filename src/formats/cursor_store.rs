@@ -22,12 +22,9 @@
 //! each give an `error` document naming the bubble.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
-use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{MapAccess, Visitor};
-use serde_json::value::RawValue;
+use serde::de::IgnoredAny;
 use serde_json::{Map, Value};
 
 use super::{Adapter, Payload, parse, preview};
@@ -43,179 +40,110 @@ pub(crate) fn sniff(text: &str) -> bool {
     #[derive(Deserialize)]
     struct Sniff {
         #[serde(default, rename = "fullConversationHeadersOnly")]
-        headers: Option<serde::de::IgnoredAny>,
+        headers: Option<IgnoredAny>,
         #[serde(default, rename = "conversationMap")]
-        map: Option<serde::de::IgnoredAny>,
+        map: Option<IgnoredAny>,
         #[serde(default, rename = "composerData")]
-        composers: Option<serde::de::IgnoredAny>,
+        composers: Option<IgnoredAny>,
         #[serde(default)]
-        conversation: Option<Vec<GroupSniff>>,
+        conversation: Option<Value>,
         #[serde(default, rename = "cachedConversationSummary")]
-        summary: Option<serde::de::IgnoredAny>,
-    }
-    /// A group of the request form: an object with a `kind`.
-    #[derive(Deserialize)]
-    struct GroupSniff {
-        #[allow(dead_code)]
-        kind: serde::de::IgnoredAny,
+        summary: Option<IgnoredAny>,
     }
     // An array would fill the fields in order: only an object is this format.
     if !text.trim_start().starts_with('{') {
         return false;
     }
-    serde_json::from_str::<Sniff>(text).is_ok_and(|s| {
-        s.headers.is_some()
-            || s.map.is_some()
-            || s.composers.is_some()
-            || s.conversation
-                .is_some_and(|g| !g.is_empty() || s.summary.is_some())
-    })
+    let Ok(s) = serde_json::from_str::<Sniff>(text) else {
+        return false;
+    };
+    // The request form: an array of groups, each with a `kind`.
+    let groups = match &s.conversation {
+        Some(Value::Array(groups)) => groups.iter().all(|g| g.get("kind").is_some()),
+        _ => false,
+    };
+    let non_empty = s
+        .conversation
+        .as_ref()
+        .and_then(Value::as_array)
+        .is_some_and(|g| !g.is_empty());
+    s.headers.is_some()
+        || s.map.is_some()
+        || s.composers.is_some()
+        || (groups && (non_empty || s.summary.is_some()))
 }
 
-/// A composer, a request, or the storage wrapper: every top-level field any of them has.
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct Composer<'a> {
-    #[serde(borrow, default)]
-    composer_data: Option<&'a RawValue>,
-    #[serde(default)]
-    composer_id: Option<String>,
-    #[serde(default)]
-    conversation_id: Option<String>,
-    #[serde(borrow, default)]
-    full_conversation_headers_only: Option<Vec<&'a RawValue>>,
-    #[serde(borrow, default)]
-    conversation_map: Option<Ordered<'a>>,
-    #[serde(borrow, default)]
-    conversation: Option<Vec<&'a RawValue>>,
-    #[serde(default)]
-    model_config: Option<ModelConfig>,
-    /// The request form's model.
-    #[serde(default)]
-    model: Option<String>,
-    #[serde(default, rename = "unified_mode", alias = "unifiedMode")]
-    unified_mode: Option<Value>,
-    #[serde(default)]
-    is_agentic: Option<bool>,
-    #[serde(default)]
-    is_chat: Option<bool>,
-    #[serde(default)]
-    cached_conversation_summary: Option<Value>,
-}
+/// A JSON object.
+type Object = Map<String, Value>;
 
-impl Composer<'_> {
-    fn has_conversation(&self) -> bool {
-        self.full_conversation_headers_only.is_some()
-            || self.conversation_map.is_some()
-            || self.conversation.is_some()
+/// What is wrong with a field, for an `error` document.
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase")]
-struct ModelConfig {
-    #[serde(default)]
-    model_name: Option<String>,
+/// Reads the fields of one object, noting the ones of the wrong type.
+struct Fields<'v> {
+    o: &'v Object,
+    wrong: Vec<String>,
 }
 
-/// A header of `fullConversationHeadersOnly`.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Header {
-    #[serde(default)]
-    bubble_id: Option<String>,
-    #[serde(rename = "type", default)]
-    kind: Option<Value>,
-}
+impl<'v> Fields<'v> {
+    fn new(o: &'v Object) -> Fields<'v> {
+        Fields {
+            o,
+            wrong: Vec::new(),
+        }
+    }
 
-/// A group of the request form.
-#[derive(Deserialize)]
-struct Group<'a> {
-    #[serde(default)]
-    kind: Option<Value>,
-    #[serde(borrow, default)]
-    messages: Vec<&'a RawValue>,
-}
+    /// A field present and not null.
+    fn get(&self, key: &str) -> Option<&'v Value> {
+        self.o.get(key).filter(|v| !v.is_null())
+    }
 
-/// One message (bubble).
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Bubble<'a> {
-    #[serde(default)]
-    bubble_id: Option<String>,
-    #[serde(rename = "type", default)]
-    kind: Option<Value>,
-    #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
-    #[serde(default)]
-    thinking: Option<Value>,
-    #[serde(default)]
-    selections: Option<Value>,
-    #[serde(default)]
-    images: Option<Value>,
-    #[serde(default)]
-    links: Option<Value>,
-    #[serde(default)]
-    docs: Option<Value>,
-    #[serde(default)]
-    commits: Option<Value>,
-    #[serde(default)]
-    error_details: Option<Value>,
-    #[serde(default)]
-    cached_conversation_summary: Option<Value>,
-    #[serde(default)]
-    model_name: Option<String>,
-    #[serde(default)]
-    request_id: Option<String>,
-    #[serde(default)]
-    timestamp: Option<Value>,
-    #[serde(default)]
-    created_at: Option<Value>,
-    #[serde(default)]
-    tool_former_data: Option<ToolFormer>,
-}
-
-/// A bubble's tool activity.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ToolFormer {
-    #[serde(default)]
-    name: Option<String>,
-    #[serde(default)]
-    tool_call_id: Option<String>,
-    #[serde(default)]
-    status: Option<String>,
-    #[serde(default)]
-    raw_args: Option<Value>,
-    #[serde(default)]
-    params: Option<Value>,
-    #[serde(default)]
-    result: Option<Value>,
-    #[serde(default)]
-    user_decision: Option<String>,
-}
-
-/// A JSON object's entries in their order, values left raw.
-#[derive(Default)]
-struct Ordered<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Ordered<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
-            type Value = Ordered<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an object")
-            }
-            fn visit_map<M: MapAccess<'de>>(self, mut m: M) -> Result<Ordered<'a>, M::Error> {
-                let mut entries = Vec::new();
-                while let Some((k, v)) = m.next_entry::<String, &'de RawValue>()? {
-                    entries.push((k, v));
-                }
-                Ok(Ordered(entries))
+    /// A string field; any other type is noted.
+    fn str(&mut self, key: &str) -> Option<&'v str> {
+        let v = self.get(key)?;
+        match v.as_str() {
+            Some(s) => Some(s),
+            None => {
+                self.wrong
+                    .push(format!("{key} is {}, not a string", type_name(v)));
+                None
             }
         }
-        d.deserialize_map(V(std::marker::PhantomData))
+    }
+
+    /// An object field; any other type is noted.
+    fn object(&mut self, key: &str) -> Option<&'v Object> {
+        let v = self.get(key)?;
+        match v.as_object() {
+            Some(o) => Some(o),
+            None => {
+                self.wrong
+                    .push(format!("{key} is {}, not an object", type_name(v)));
+                None
+            }
+        }
+    }
+
+    /// An array field; any other type is noted.
+    fn array(&mut self, key: &str) -> Option<&'v [Value]> {
+        let v = self.get(key)?;
+        match v.as_array() {
+            Some(a) => Some(a),
+            None => {
+                self.wrong
+                    .push(format!("{key} is {}, not an array", type_name(v)));
+                None
+            }
+        }
     }
 }
 
@@ -401,7 +329,9 @@ pub(crate) struct CursorStore;
 
 impl Adapter for CursorStore {
     fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
-        let Some(top) = parse::<Composer<'_>>(&p, n) else {
+        // A saved conversation is read once, not per chunk: one `Value` tree keeps the
+        // WebAssembly module small (typed structs per shape cost 30 KB gzip).
+        let Some(top) = parse::<Value>(&p, n) else {
             return;
         };
         let mut run = Run {
@@ -410,7 +340,13 @@ impl Adapter for CursorStore {
             last_text: false,
             summary: None,
         };
-        run.top(top);
+        match &top {
+            Value::Object(top) => run.top(top),
+            other => run.bad(
+                "the saved conversation",
+                &format!("it is {}, not an object", type_name(other)),
+            ),
+        }
     }
 }
 
@@ -426,99 +362,114 @@ struct Run<'n> {
     summary: Option<String>,
 }
 
+fn has_conversation(o: &Object) -> bool {
+    [
+        "fullConversationHeadersOnly",
+        "conversationMap",
+        "conversation",
+    ]
+    .iter()
+    .any(|k| o.contains_key(*k))
+}
+
 impl Run<'_> {
-    fn top(&mut self, top: Composer<'_>) {
-        if top.has_conversation() || top.composer_data.is_none() {
-            return self.composer(top);
-        }
-        let raw = top.composer_data.expect("checked above");
+    fn top(&mut self, top: &Object) {
+        let data = match top.get("composerData") {
+            Some(d) if !has_conversation(top) => d,
+            _ => return self.composer(top),
+        };
         // One composer, or composers by id.
-        match serde_json::from_str::<Composer<'_>>(raw.get()) {
-            Ok(c) if c.has_conversation() => self.composer(c),
-            _ => match serde_json::from_str::<Ordered<'_>>(raw.get()) {
-                Ok(all) => {
-                    for (id, raw) in all.0 {
-                        match serde_json::from_str::<Composer<'_>>(raw.get()) {
-                            Ok(c) => self.composer(c),
-                            Err(e) => self.bad_shape(&format!("composer {id}"), &e, raw.get()),
-                        }
+        match data {
+            Value::Object(c) if has_conversation(c) => self.composer(c),
+            Value::Object(all) => {
+                for (id, c) in all {
+                    match c {
+                        Value::Object(c) => self.composer(c),
+                        other => self.bad(
+                            &format!("composer {id}"),
+                            &format!("it is {}, not an object", type_name(other)),
+                        ),
                     }
                 }
-                Err(e) => self.bad_shape("composerData", &e, raw.get()),
-            },
+            }
+            other => self.bad(
+                "composerData",
+                &format!("it is {}, not an object", type_name(other)),
+            ),
         }
     }
 
-    fn composer(&mut self, c: Composer<'_>) {
-        let mode =
-            c.unified_mode
-                .as_ref()
-                .and_then(mode_of)
-                .or_else(|| match (c.is_agentic, c.is_chat) {
+    fn composer(&mut self, c: &Object) {
+        let mut f = Fields::new(c);
+        let mode = f
+            .get("unified_mode")
+            .or_else(|| f.get("unifiedMode"))
+            .and_then(mode_of)
+            .or_else(|| {
+                match (
+                    f.get("isAgentic").and_then(Value::as_bool),
+                    f.get("isChat").and_then(Value::as_bool),
+                ) {
                     (Some(true), _) => Some("agent".to_owned()),
                     (_, Some(true)) => Some("ask".to_owned()),
                     _ => None,
-                });
+                }
+            });
+        let model = match f.object("modelConfig") {
+            Some(m) => Fields::new(m).str("modelName"),
+            None => None,
+        }
+        .or_else(|| f.str("model"));
         let info = SessionInfo {
-            conversation_id: c.conversation_id.or(c.composer_id),
-            model: c.model_config.and_then(|m| m.model_name).or(c.model),
+            conversation_id: f
+                .str("conversationId")
+                .or_else(|| f.str("composerId"))
+                .map(str::to_owned),
+            model: model.filter(|m| !m.is_empty()).map(str::to_owned),
             mode,
             ..SessionInfo::default()
         };
         if info != SessionInfo::default() {
             self.n.apply(Event::Session(info));
         }
-        if let Some(s) = c
-            .cached_conversation_summary
-            .as_ref()
-            .and_then(summary_text)
-        {
+        if let Some(s) = f.get("cachedConversationSummary").and_then(summary_text) {
             self.summary = Some(s);
         }
-        if let Some(headers) = c.full_conversation_headers_only {
-            let map = c.conversation_map.unwrap_or_default();
-            let index: HashMap<&str, &RawValue> =
-                map.0.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-            for raw in headers {
-                let header = match serde_json::from_str::<Header>(raw.get()) {
-                    Ok(h) => h,
-                    Err(e) => {
-                        self.bad_shape("a header of fullConversationHeadersOnly", &e, raw.get());
-                        continue;
-                    }
-                };
-                let Some(id) = header.bubble_id.filter(|id| !id.is_empty()) else {
-                    self.n.apply(Event::Error(ErrorInfo {
-                        code: codes::INVALID_EVENT.to_owned(),
-                        source: "fullConversationHeadersOnly".to_owned(),
-                        message: "A header of the conversation names no bubble.".to_owned(),
-                        details: format!("a header without a bubbleId: {}", preview(raw.get())),
-                    }));
-                    self.open = true;
-                    self.last_text = false;
+        let headers = f.array("fullConversationHeadersOnly");
+        let map = f.object("conversationMap");
+        let groups = f.array("conversation");
+        if !f.wrong.is_empty() {
+            let wrong = f.wrong.join("; ");
+            self.bad("the conversation", &wrong);
+        }
+        if let Some(headers) = headers {
+            let empty = Object::new();
+            let map = map.unwrap_or(&empty);
+            for h in headers {
+                self.header(h, map);
+            }
+        } else if let Some(map) = map {
+            for (id, b) in map {
+                self.bubble(b, id, None);
+            }
+        } else if let Some(groups) = groups {
+            for g in groups {
+                let Some(g) = g.as_object() else {
+                    self.bad(
+                        "a group of conversation",
+                        &format!("it is {}, not an object", type_name(g)),
+                    );
                     continue;
                 };
-                match index.get(id.as_str()) {
-                    Some(raw) if raw.get().trim() != "null" => {
-                        self.bubble(raw, &id, kind_of(header.kind.as_ref()))
-                    }
-                    found => self.missing(&id, found.is_some()),
+                let mut gf = Fields::new(g);
+                let kind = kind_of(gf.get("kind"));
+                let messages = gf.array("messages").unwrap_or_default();
+                if !gf.wrong.is_empty() {
+                    let wrong = gf.wrong.join("; ");
+                    self.bad("a group of conversation", &wrong);
                 }
-            }
-        } else if let Some(map) = c.conversation_map {
-            for (id, raw) in map.0 {
-                self.bubble(raw, &id, None);
-            }
-        } else if let Some(groups) = c.conversation {
-            for raw in groups {
-                match serde_json::from_str::<Group<'_>>(raw.get()) {
-                    Ok(g) => {
-                        let kind = kind_of(g.kind.as_ref());
-                        for m in g.messages {
-                            self.bubble(m, "", kind);
-                        }
-                    }
-                    Err(e) => self.bad_shape("a group of conversation", &e, raw.get()),
+                for m in messages {
+                    self.bubble(m, "", kind);
                 }
             }
         }
@@ -536,83 +487,105 @@ impl Run<'_> {
         self.last_text = false;
     }
 
+    /// A header of `fullConversationHeadersOnly`: its bubble from the map.
+    fn header(&mut self, h: &Value, map: &Object) {
+        let id = h.get("bubbleId").and_then(Value::as_str).unwrap_or("");
+        if id.is_empty() {
+            return self.bad(
+                "a header of fullConversationHeadersOnly",
+                &format!("it names no bubble: {}", preview(&h.to_string())),
+            );
+        }
+        match map.get(id) {
+            Some(b) if !b.is_null() => self.bubble(b, id, kind_of(h.get("type"))),
+            found => self.missing(id, found.is_some()),
+        }
+    }
+
     /// One bubble; `id` is the map key (empty in the request form), `kind` the type the
     /// header or group gives.
-    fn bubble(&mut self, raw: &RawValue, id: &str, kind: Option<Kind>) {
-        let b = match serde_json::from_str::<Bubble<'_>>(raw.get()) {
-            Ok(b) => b,
-            Err(e) => {
-                let name = if id.is_empty() {
-                    "a bubble".to_owned()
-                } else {
-                    format!("bubble {id}")
-                };
-                return self.bad_shape(&name, &e, raw.get());
-            }
-        };
+    fn bubble(&mut self, b: &Value, key: &str, kind: Option<Kind>) {
         let id = b
-            .bubble_id
-            .clone()
+            .get("bubbleId")
+            .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| id.to_owned());
-        let summary = b
-            .cached_conversation_summary
-            .as_ref()
-            .and_then(summary_text);
-        match kind_of(b.kind.as_ref()).or(kind) {
+            .unwrap_or(key);
+        let name = if id.is_empty() {
+            "a bubble".to_owned()
+        } else {
+            format!("bubble {id}")
+        };
+        let Some(o) = b.as_object() else {
+            return self.bad(&name, &format!("it is {}, not an object", type_name(b)));
+        };
+        let mut f = Fields::new(o);
+        let text = f.str("text");
+        let summary = f.get("cachedConversationSummary").and_then(summary_text);
+        let kind = kind_of(f.get("type")).or(kind);
+        match kind {
             Some(Kind::Human) => {
                 let mut att = Vec::new();
                 if let Some(s) = self.summary.take().or(summary) {
                     att.push(summary_attachment(s));
                 }
-                attachments(b.selections.as_ref(), "selection", &mut att);
-                attachments(b.images.as_ref(), "image", &mut att);
-                attachments(b.links.as_ref(), "link", &mut att);
-                attachments(b.docs.as_ref(), "document", &mut att);
-                attachments(b.commits.as_ref(), "commit", &mut att);
+                for (key, kind) in [
+                    ("selections", "selection"),
+                    ("images", "image"),
+                    ("links", "link"),
+                    ("docs", "document"),
+                    ("commits", "commit"),
+                ] {
+                    attachments(f.get(key), kind, &mut att);
+                }
+                self.report(&name, &mut f);
                 self.n.apply(Event::UserPrompt {
-                    text: Cow::Owned(b.text.unwrap_or_default().into_owned()),
+                    text: Cow::Owned(text.unwrap_or_default().to_owned()),
                     attachments: att,
                 });
                 self.open = false;
                 self.last_text = false;
-                if let Some(e) = &b.error_details {
-                    self.error_details(e, &id);
-                }
             }
             Some(Kind::Ai) => {
                 if summary.is_some() {
                     self.summary = summary;
                 }
-                self.ai(b, &id);
+                self.ai(&mut f, text, id, &name);
             }
-            None => self.n.apply(Event::Unknown),
+            None => {
+                self.report(&name, &mut f);
+                return self.n.apply(Event::Unknown);
+            }
+        }
+        if let Some(e) = f.get("errorDetails") {
+            self.error_details(e, &name);
         }
     }
 
-    fn ai(&mut self, b: Bubble<'_>, id: &str) {
+    fn ai(&mut self, f: &mut Fields<'_>, text: Option<&str>, id: &str, name: &str) {
         let info = SessionInfo {
-            model: b.model_name.clone().filter(|m| !m.is_empty()),
-            created: b
-                .created_at
-                .as_ref()
-                .or(b.timestamp.as_ref())
+            model: f
+                .str("modelName")
+                .filter(|m| !m.is_empty())
+                .map(str::to_owned),
+            created: f
+                .get("createdAt")
+                .or_else(|| f.get("timestamp"))
                 .and_then(time_of),
             ..SessionInfo::default()
         };
+        let request_id = f.str("requestId").filter(|r| !r.is_empty());
+        let tool = f.object("toolFormerData");
+        self.report(name, f);
         if info != SessionInfo::default() {
             self.n.apply(Event::Session(info));
         }
-        if let Some(t) = &b.thinking {
+        if let Some(t) = f.get("thinking") {
             let text = text_in(t, &["text", "thinking", "content"]).unwrap_or_default();
-            let signature = match t {
-                Value::Object(o) => o
-                    .get("signature")
-                    .and_then(Value::as_str)
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_owned),
-                _ => None,
-            };
+            let signature = t
+                .get("signature")
+                .and_then(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(str::to_owned);
             if !text.is_empty() || signature.is_some() {
                 self.n.apply(Event::Thinking(Cow::Owned(text)));
                 self.n.apply(Event::ThinkingEnd {
@@ -623,55 +596,55 @@ impl Run<'_> {
                 self.last_text = false;
             }
         }
-        if let Some(text) = b.text.filter(|t| !t.trim().is_empty()) {
+        if let Some(text) = text.filter(|t| !t.trim().is_empty()) {
             if self.last_text {
                 self.n.apply(Event::Text(Cow::Borrowed("\n\n")));
             }
-            self.n.apply(Event::Text(text));
+            self.n.apply(Event::Text(Cow::Owned(text.to_owned())));
             self.open = true;
             self.last_text = true;
         }
-        if let Some(tool) = b.tool_former_data {
-            self.tool(tool, id);
+        if let Some(tool) = tool {
+            self.tool(tool, id, name);
         }
-        if let Some(request_id) = b.request_id.filter(|r| !r.is_empty()) {
+        if let Some(request_id) = request_id {
             self.n.apply(Event::ResponseMeta {
                 duration_ms: None,
                 duration_api_ms: None,
-                request_id: Some(request_id),
+                request_id: Some(request_id.to_owned()),
                 stop_reason: None,
             });
             self.open = true;
         }
-        if let Some(e) = &b.error_details {
-            self.error_details(e, id);
-        }
     }
 
     /// `toolFormerData`: a tool call, ended when its status says so.
-    fn tool(&mut self, t: ToolFormer, bubble: &str) {
-        let raw_args = self.json_field(t.raw_args, "rawArgs", bubble, true);
-        let params = self.json_field(t.params, "params", bubble, true);
-        let result = self.json_field(t.result, "result", bubble, false);
-        let name = t
-            .name
+    fn tool(&mut self, t: &Object, id: &str, bubble: &str) {
+        let mut f = Fields::new(t);
+        let name = f.str("name").filter(|s| !s.is_empty()).unwrap_or("tool");
+        let call_id = f
+            .str("toolCallId")
             .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| "tool".to_owned());
-        let call_id = t
-            .tool_call_id
-            .filter(|s| !s.is_empty())
-            .unwrap_or_else(|| bubble.to_owned());
-        let args = merge_args(raw_args, params);
+            .unwrap_or(id)
+            .to_owned();
+        let status = f.str("status").map(str::to_ascii_lowercase);
+        let rejected = f.str("userDecision") == Some("rejected");
+        for w in &mut f.wrong {
+            w.insert_str(0, "toolFormerData.");
+        }
+        self.report(bubble, &mut f);
+        let raw_args = self.json_field(f.get("rawArgs"), "rawArgs", bubble, true);
+        let params = self.json_field(f.get("params"), "params", bubble, true);
+        let result = self.json_field(f.get("result"), "result", bubble, false);
         self.n.apply(Event::ToolStart {
             call_id: call_id.clone(),
-            name,
-            args,
+            name: name.to_owned(),
+            args: merge_args(raw_args, params),
             doc_id: None,
         });
         self.open = true;
         self.last_text = false;
-        let rejected = t.user_decision.as_deref() == Some("rejected");
-        let status = match t.status.as_deref().map(str::to_ascii_lowercase).as_deref() {
+        let status = match status.as_deref() {
             _ if rejected => Some(CallStatus::Rejected),
             Some("completed" | "complete" | "success" | "succeeded" | "done") => {
                 Some(CallStatus::Success)
@@ -698,65 +671,57 @@ impl Run<'_> {
     }
 
     /// A tool field stored as a JSON string, parsed. A field that is not valid JSON gives
-    /// an `error` document naming the bubble; for `result` (`strict` false), plain text
-    /// that does not look like JSON is the tool's output and is kept as a string.
+    /// an `error` document naming the bubble and is kept as the text it was; for
+    /// `result` (`strict` false), plain text that does not look like JSON is the tool's
+    /// output and is kept as a string without complaint.
     fn json_field(
         &mut self,
-        v: Option<Value>,
+        v: Option<&Value>,
         field: &str,
         bubble: &str,
         strict: bool,
     ) -> Option<Value> {
         match v? {
             Value::String(s) if s.trim().is_empty() => None,
-            Value::String(s) => match serde_json::from_str::<Value>(&s) {
+            Value::String(s) => match serde_json::from_str::<Value>(s) {
                 Ok(v) => Some(v),
                 Err(_) if !strict && !s.trim_start().starts_with(['{', '[']) => {
-                    Some(Value::String(s))
+                    Some(Value::String(s.clone()))
                 }
                 Err(e) => {
                     self.n.apply(Event::Error(ErrorInfo {
                         code: codes::MALFORMED_JSON.to_owned(),
-                        source: format!("bubble {bubble}"),
-                        message: format!(
-                            "The tool call's {field} in bubble {bubble} was not valid JSON."
-                        ),
+                        source: bubble.to_owned(),
+                        message: format!("The tool call's {field} in {bubble} was not valid JSON."),
                         details: format!(
-                            "bubble {bubble}: toolFormerData.{field}: {e}; starts with {}",
-                            preview(&s)
+                            "{bubble}: toolFormerData.{field}: {e}; starts with {}",
+                            preview(s)
                         ),
                     }));
                     self.open = true;
                     self.last_text = false;
-                    // Kept as the text it was, so nothing is lost.
-                    Some(Value::String(s))
+                    Some(Value::String(s.clone()))
                 }
             },
-            Value::Null => None,
-            other => Some(other),
+            other => Some(other.clone()),
         }
     }
 
     /// `errorDetails`: the response ends with an error.
     fn error_details(&mut self, e: &Value, bubble: &str) {
-        let code = match e {
-            Value::Object(o) => o.get("error").and_then(Value::as_str),
-            _ => None,
-        }
-        .filter(|c| !c.is_empty())
-        .unwrap_or(codes::AGENT_ERROR);
+        let code = e
+            .get("error")
+            .and_then(Value::as_str)
+            .filter(|c| !c.is_empty())
+            .unwrap_or(codes::AGENT_ERROR);
         let message = text_in(e, &["message", "error"])
             .filter(|m| !m.is_empty())
             .unwrap_or_else(|| "Cursor reported an error.".to_owned());
-        let details = match e {
-            Value::Object(o) => o.get("stackTrace").and_then(Value::as_str),
-            _ => None,
-        }
-        .filter(|s| !s.is_empty())
-        .map_or_else(
-            || format!("bubble {bubble}"),
-            |t| format!("bubble {bubble}: {t}"),
-        );
+        let details = e
+            .get("stackTrace")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+            .map_or_else(|| bubble.to_owned(), |t| format!("{bubble}: {t}"));
         self.n.apply(Event::Done {
             error: Some(ErrorInfo {
                 code: code.to_owned(),
@@ -787,12 +752,20 @@ impl Run<'_> {
         self.last_text = false;
     }
 
-    fn bad_shape(&mut self, what: &str, e: &serde_json::Error, text: &str) {
+    /// Reports the fields of the wrong type that `f` noted, if any.
+    fn report(&mut self, what: &str, f: &mut Fields<'_>) {
+        if !f.wrong.is_empty() {
+            let wrong = std::mem::take(&mut f.wrong).join("; ");
+            self.bad(what, &wrong);
+        }
+    }
+
+    fn bad(&mut self, what: &str, why: &str) {
         self.n.apply(Event::Error(ErrorInfo {
             code: codes::INVALID_EVENT.to_owned(),
             source: what.to_owned(),
             message: format!("{} did not have the expected shape.", capitalise(what)),
-            details: format!("{what}: {e}; starts with {}", preview(text)),
+            details: format!("{what}: {why}; the rest was read."),
         }));
         self.open = true;
         self.last_text = false;
