@@ -4,11 +4,13 @@
 //! docstream json [--format F] [--chunk N] FILE|-
 //! docstream html [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
+//! docstream convert --to openai|anthropic FILE|-
 //! ```
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
+use docstream::convert::request::{self, Dialect};
 use docstream::render::labels::Locale;
 use docstream::render::patch::{HtmlView, PageModel};
 use docstream::render::{RenderOptions, page, progress};
@@ -16,10 +18,14 @@ use docstream::{DocStream, Format, Options};
 
 const USAGE: &str =
     "usage: docstream json|html|text [--format FORMAT] [--chunk N] [--locale en|de] FILE|-
+       docstream convert --to openai|anthropic FILE|-
 
   json        print the normalised conversation as JSON
   html        write a standalone HTML page
   text        print one progress line per agent action
+  convert     convert a message history (an array, or an object with \"messages\")
+              between the Anthropic and the OpenAI form; prints JSON
+  --to        the form to convert to: openai or anthropic
   --locale    language of labels: en (default) or de
   --format    one of: auto (default), ";
 
@@ -28,6 +34,7 @@ struct Args {
     format: Option<Format>,
     chunk: Option<usize>,
     locale: Locale,
+    to: Option<Dialect>,
     input: String,
 }
 
@@ -43,6 +50,7 @@ fn parse_args() -> Result<Args, String> {
     let mut parser = lexopt::Parser::from_env();
     let (mut command, mut format, mut chunk, mut input) = (None, None, None, None);
     let mut locale = Locale::En;
+    let mut to = None;
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Long("format") => {
@@ -73,6 +81,16 @@ fn parse_args() -> Result<Args, String> {
                 locale =
                     Locale::parse(&name).ok_or_else(|| format!("--locale: unknown {name:?}"))?;
             }
+            Long("to") => {
+                let name = parser
+                    .value()
+                    .map_err(|e| e.to_string())?
+                    .string()
+                    .map_err(|e| e.to_string())?;
+                to = Some(Dialect::parse(&name).ok_or_else(|| {
+                    format!("--to: unknown form {name:?}; use openai or anthropic")
+                })?);
+            }
             Long("help") | Short('h') => return Err(usage()),
             Value(v) if command.is_none() => command = Some(v.string().map_err(|e| e.to_string())?),
             Value(v) if input.is_none() => input = Some(v.string().map_err(|e| e.to_string())?),
@@ -80,8 +98,17 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     let command = command.ok_or_else(usage)?;
-    if !matches!(command.as_str(), "json" | "html" | "text") {
+    if !matches!(command.as_str(), "json" | "html" | "text" | "convert") {
         return Err(format!("unknown command {command:?}\n{}", usage()));
+    }
+    if command == "convert" && to.is_none() {
+        return Err(format!(
+            "convert needs --to openai or --to anthropic\n{}",
+            usage()
+        ));
+    }
+    if command != "convert" && to.is_some() {
+        return Err(format!("--to is an option of convert only\n{}", usage()));
     }
     let input =
         input.ok_or_else(|| format!("missing FILE (or - for standard input)\n{}", usage()))?;
@@ -90,6 +117,7 @@ fn parse_args() -> Result<Args, String> {
         format,
         chunk,
         locale,
+        to,
         input,
     })
 }
@@ -108,6 +136,9 @@ fn read_input(path: &str) -> Result<Vec<u8>, String> {
 fn run() -> Result<(), String> {
     let args = parse_args()?;
     let bytes = read_input(&args.input)?;
+    if let Some(to) = args.to {
+        return convert(&bytes, to, &args.input);
+    }
     let mut stream = DocStream::new(Options {
         format: args.format,
         ..Options::default()
@@ -158,6 +189,17 @@ fn run() -> Result<(), String> {
         _ => {}
     }
     serde_json::to_writer_pretty(&mut out, stream.conversation()).map_err(|e| e.to_string())?;
+    writeln!(out).map_err(|e| e.to_string())
+}
+
+/// `docstream convert`: a message history from one form to the other, as JSON.
+fn convert(bytes: &[u8], to: Dialect, name: &str) -> Result<(), String> {
+    let name = if name == "-" { "standard input" } else { name };
+    let input: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("{name} is not JSON: {e}"))?;
+    let output = request::convert(&input, to).map_err(|e| format!("{name}: {e}"))?;
+    let mut out = io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, &output).map_err(|e| e.to_string())?;
     writeln!(out).map_err(|e| e.to_string())
 }
 

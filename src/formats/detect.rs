@@ -271,6 +271,9 @@ pub fn json_format(text: &str) -> Option<Format> {
     if !text.starts_with('{') {
         return None;
     }
+    if super::cursor_store::sniff(text) {
+        return Some(Format::CursorStore);
+    }
     let sniff: Sniff<'_> = serde_json::from_str(text).ok()?;
     if sniff.documents.is_some() || sniff.turns.is_some() {
         return Some(Format::ResponseJson);

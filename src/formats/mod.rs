@@ -6,6 +6,7 @@ mod anthropic;
 mod claude_code;
 mod common;
 mod cursor_cli;
+mod cursor_store;
 mod cursor_wrapper;
 pub mod detect;
 mod document_sse;
@@ -55,6 +56,9 @@ pub enum Format {
     /// A saved Claude Code transcript (`~/.claude/projects/…/*.jsonl`), or saved
     /// stream-json messages.
     ClaudeCodeTranscript,
+    /// Cursor's saved conversation (seed 003): `composerData`, or the grouped
+    /// `conversation` request form; one whole JSON value.
+    CursorStore,
 }
 
 /// How a format's bytes are cut into payloads.
@@ -83,6 +87,7 @@ impl Format {
         "gemini-stream",
         "claude-code-stream-json",
         "claude-code-transcript",
+        "cursor-store",
     ];
 
     /// The format's name (`cursor-stream-json` …).
@@ -100,6 +105,7 @@ impl Format {
             Format::GeminiStream => "gemini-stream",
             Format::ClaudeCodeStreamJson => "claude-code-stream-json",
             Format::ClaudeCodeTranscript => "claude-code-transcript",
+            Format::CursorStore => "cursor-store",
         }
     }
 
@@ -115,7 +121,7 @@ impl Format {
             .ok_or_else(|| Error::UnknownFormat(name.to_owned()))
     }
 
-    const ALL: [Format; 12] = [
+    const ALL: [Format; 13] = [
         Format::DocumentSse,
         Format::ResponseJson,
         Format::CursorStreamJson,
@@ -128,6 +134,7 @@ impl Format {
         Format::GeminiStream,
         Format::ClaudeCodeStreamJson,
         Format::ClaudeCodeTranscript,
+        Format::CursorStore,
     ];
 
     /// How this format is usually framed.
@@ -139,6 +146,7 @@ impl Format {
             Format::AnthropicMessages | Format::OpenaiMessages => Framing::Values,
             Format::AnthropicStream | Format::OpenaiStream | Format::GeminiStream => Framing::Sse,
             Format::ClaudeCodeStreamJson | Format::ClaudeCodeTranscript => Framing::Lines,
+            Format::CursorStore => Framing::Values,
         }
     }
 
@@ -171,6 +179,7 @@ impl Format {
             Format::GeminiStream => Box::new(gemini::GeminiStream::default()),
             Format::ClaudeCodeStreamJson => Box::new(claude_code::ClaudeCode::default()),
             Format::ClaudeCodeTranscript => Box::new(claude_code::ClaudeCode::transcript()),
+            Format::CursorStore => Box::new(cursor_store::CursorStore),
         }
     }
 }

@@ -67,6 +67,9 @@ pub(crate) fn kind_of(name: &str) -> ToolKind {
         | "execcommand" | "localshell" => ToolKind::Shell,
         "createplan" => ToolKind::Plan,
         "todowrite" | "todo" | "updatetodos" | "todos" | "todoupdate" => ToolKind::Todo,
+        // The newer tools in Cursor's saved conversations (seed 003).
+        "editfilev2" => ToolKind::Edit,
+        "runterminalcommandv2" => ToolKind::Shell,
         _ => ToolKind::Other,
     }
 }
@@ -135,6 +138,7 @@ const BODY: &[&str] = &[
     "fileText",
     "file_text",
     "streamContent",
+    "streamingContent",
     "code_edit",
     "codeEdit",
     "text",
@@ -236,6 +240,13 @@ fn file_edit(
     meta.lines_added =
         data.and_then(|d| u64_field(d, &["linesAdded", "lines_added", "linesCreated"]));
     meta.lines_removed = data.and_then(|d| u64_field(d, &["linesRemoved", "lines_removed"]));
+    if meta.diff_string.is_none() {
+        if let Some((diff, added, removed)) = data.and_then(chunked_diff) {
+            meta.diff_string = Some(diff);
+            meta.lines_added = meta.lines_added.or(Some(added));
+            meta.lines_removed = meta.lines_removed.or(Some(removed));
+        }
+    }
     meta.new_path =
         str_field(args, &["new_path", "newPath", "renameTo", "destination"]).map(str::to_owned);
 
@@ -303,6 +314,33 @@ fn file_edit(
     (Meta::FileEdit(meta), content)
 }
 
+/// A diff stored as hunks, `{diff: {chunks: [{diffString, oldStart, oldLines, newStart,
+/// newLines, linesAdded, linesRemoved}]}}` (Cursor's saved `edit_file` results), as one
+/// unified diff with its line counts.
+fn chunked_diff(data: &Value) -> Option<(String, u64, u64)> {
+    let chunks = field(data, &["diff"])
+        .and_then(|d| field(d, &["chunks"]))
+        .and_then(Value::as_array)?;
+    let (mut diff, mut added, mut removed) = (String::new(), 0, 0);
+    for c in chunks {
+        let Some(body) = str_field(c, &["diffString"]) else {
+            continue;
+        };
+        let n = |names: &[&str]| u64_field(c, names);
+        diff.push_str(&format!(
+            "@@ -{},{} +{},{} @@\n{}\n",
+            n(&["oldStart"]).unwrap_or(1),
+            n(&["oldLines"]).unwrap_or(0),
+            n(&["newStart"]).unwrap_or(1),
+            n(&["newLines"]).unwrap_or(0),
+            body.trim_end_matches('\n')
+        ));
+        added += n(&["linesAdded"]).unwrap_or(0);
+        removed += n(&["linesRemoved"]).unwrap_or(0);
+    }
+    (!diff.is_empty()).then_some((diff, added, removed))
+}
+
 fn terminal(
     call_id: &str,
     args: &Value,
@@ -356,7 +394,10 @@ fn terminal(
     };
     if let Some(o) = outcome {
         let d = &o.data;
-        meta.exit_code = i64_field(d, &["exitCode", "exit_code", "code", "returncode"]);
+        meta.exit_code = i64_field(
+            d,
+            &["exitCode", "exit_code", "code", "returncode", "exitCodeV2"],
+        );
         let interleaved = str_field(d, &["interleavedOutput", "output", "combinedOutput"])
             .filter(|s| !s.is_empty());
         meta.output = match interleaved {
@@ -476,6 +517,7 @@ mod tests {
             "Edit",
             "MultiEdit",
             "editToolCall",
+            "edit_file_v2",
         ] {
             assert_eq!(kind_of(n), ToolKind::Edit, "{n}");
         }
@@ -485,7 +527,13 @@ mod tests {
         for n in ["delete_file", "Delete", "deleteToolCall"] {
             assert_eq!(kind_of(n), ToolKind::Delete, "{n}");
         }
-        for n in ["run_terminal_cmd", "Shell", "Bash", "shellToolCall"] {
+        for n in [
+            "run_terminal_cmd",
+            "Shell",
+            "Bash",
+            "shellToolCall",
+            "run_terminal_command_v2",
+        ] {
             assert_eq!(kind_of(n), ToolKind::Shell, "{n}");
         }
         for n in [
