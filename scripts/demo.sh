@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# The main job: builds the CLI and renders the bundled sample transcript.
+# The main job: renders the bundled sample transcript with the CLI, builds the npm
+# package, and serves the transcript viewer showing the same sample on 127.0.0.1.
+#   bash scripts/demo.sh            # ... then keeps serving until Ctrl-C
+#   bash scripts/demo.sh --no-serve # render and build only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -12,3 +15,10 @@ mkdir -p "$out"
 echo "Rendered $sample -> $out/cursor-session.json"
 ./target/release/docstream html "$sample" > "$out/cursor-session.html"
 echo "Rendered $sample -> $out/cursor-session.html"
+./target/release/docstream text "$sample"
+
+bash scripts/build-wasm.sh
+if [[ "${1:-}" != "--no-serve" ]]; then
+  echo "Open the viewer URL below in a browser (Ctrl-C stops the server)."
+  exec node scripts/serve.mjs --port "${PORT:-8080}"
+fi

@@ -82,6 +82,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const port = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.PORT ?? 8080);
   const { url } = await serve({ port });
   console.log(`docstream: serving ${ROOT} at ${url}/`);
+  console.log(`  viewer:  ${url}/www/viewer/?src=../../examples/cursor-session.jsonl`);
   console.log(`  demo:    ${url}/www/demo/`);
   console.log(`  (build the package first: bash scripts/build-wasm.sh)`);
 }
