@@ -32,16 +32,20 @@ export const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /**
  * Starts a static server for `root` on 127.0.0.1. Resolves to `{ server, url }`.
  * `handler(req, res, url)` may answer a request first (return true when it did);
- * `headers` (an object, or a function of the URL) are added to every file response.
+ * `headers` (an object, or a function of the URL) are added to every file response;
+ * `mounts` (`{ '/pkg/': dir }`) serves a URL prefix from another directory.
  */
-export function serve({ root = ROOT, port = 0, handler, headers = {} } = {}) {
+export function serve({ root = ROOT, port = 0, handler, headers = {}, mounts = {} } = {}) {
   const server = createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://127.0.0.1');
       if (handler && (await handler(req, res, url))) return;
       let path = decodeURIComponent(url.pathname);
-      const file = normalize(join(root, path));
-      if (file !== root && !file.startsWith(root + sep)) {
+      // `mounts` maps a URL prefix ('/pkg/') to another directory.
+      const mount = Object.keys(mounts).find((prefix) => path.startsWith(prefix));
+      const base = mount ? resolve(mounts[mount]) : root;
+      const file = normalize(join(base, mount ? path.slice(mount.length) : path));
+      if (file !== base && !file.startsWith(base + sep)) {
         res.writeHead(403).end('forbidden');
         return;
       }

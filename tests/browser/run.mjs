@@ -4,7 +4,10 @@
 // Pages are served from 127.0.0.1 on an ephemeral port. The test pages get a strict
 // CSP header (no 'unsafe-inline', Trusted Types required); every page fails its test on
 // a console error, a page error, a dialog or a CSP violation.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { ROOT, SEED, launch, serve } from './harness.mjs';
 
@@ -35,12 +38,24 @@ function vscodeHandler(req, res, url) {
   return true;
 }
 
+/** The package as npm would install it: `npm pack pkg/`, unpacked; served as /pkg/. */
+function packedPackage() {
+  const dir = mkdtempSync(join(tmpdir(), 'docstream-browser-'));
+  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', dir, `${ROOT}/pkg`], {
+    encoding: 'utf8',
+  }).trim().split('\n').pop();
+  execFileSync('tar', ['-xzf', join(dir, tarball), '-C', dir]);
+  return join(dir, 'package');
+}
+
+const packed = packedPackage();
 const { server, url } = await serve({
   handler: vscodeHandler,
+  mounts: { '/pkg/': packed },
   headers: (u) => (u.pathname.startsWith('/tests/browser/pages/') ? { 'content-security-policy': STRICT_CSP } : {}),
 });
 const browser = await launch();
-console.log(`browser tests: ${url}, seed ${SEED} (DOCSTREAM_SEED=${SEED} replays it)`);
+console.log(`browser tests: ${url}, seed ${SEED} (DOCSTREAM_SEED=${SEED} replays it); /pkg/ is the packed tarball unpacked in ${packed}`);
 
 let failed = 0;
 let ran = 0;
