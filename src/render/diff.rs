@@ -1,10 +1,18 @@
 //! The diff view of a `file_edit`: a serialisable view object and its HTML.
 //!
 //! The line diff and the changed words inside changed lines come from the `similar`
-//! crate. No clock is read: diffs are computed without deadlines.
+//! crate's algorithms (Myers for lines, Patience for the words of replaced lines, as its
+//! `TextDiff` does). They are called directly rather than through `TextDiff`, whose
+//! choice of algorithm at run time links every algorithm for every token type into the
+//! WebAssembly module (about 570 KB of code). No clock is read: no deadlines.
+
+use std::convert::Infallible;
+use std::hash::Hash;
+use std::ops::Range;
 
 use serde::Serialize;
-use similar::{ChangeTag, TextDiff};
+use similar::algorithms::{Capture, Compact, Replace, myers, patience};
+use similar::{DiffOp, DiffTag, diff_ratio, group_diff_ops};
 
 use super::escape::{escape, push_escaped};
 use super::labels::{Label, Locale, label};
@@ -89,6 +97,111 @@ fn strip_eol(s: &str) -> &str {
         .unwrap_or(s)
 }
 
+/// Below this share of unchanged words, a replaced run of lines gets no word marks (the
+/// lines are too different for marks to help), as `similar`'s inline changes do.
+const MIN_WORD_RATIO: f32 = 0.5;
+
+/// The diff of two token sequences as compacted ops.
+fn ops_of<T: Hash + Eq>(old: &[T], new: &[T], words: bool) -> Vec<DiffOp> {
+    let mut hook = Compact::new(Replace::new(Capture::new()), old, new);
+    let done: Result<(), Infallible> = if words {
+        patience::diff(&mut hook, old, 0..old.len(), new, 0..new.len())
+    } else {
+        myers::diff(&mut hook, old, 0..old.len(), new, 0..new.len())
+    };
+    let Ok(()) = done;
+    hook.into_inner().into_inner().into_ops()
+}
+
+/// Splits a line into runs of whitespace and runs of anything else (byte ranges).
+fn words(line: &str, offset: usize, out: &mut Vec<Range<usize>>) {
+    let mut start = 0;
+    let mut space = None;
+    for (i, c) in line.char_indices() {
+        let is_space = c.is_whitespace();
+        if space.is_some_and(|s| s != is_space) {
+            out.push(offset + start..offset + i);
+            start = i;
+        }
+        space = Some(is_space);
+    }
+    if start < line.len() {
+        out.push(offset + start..offset + line.len());
+    }
+}
+
+/// Changed byte ranges of one line.
+type LineMarks = Vec<(usize, usize)>;
+
+/// The changed byte ranges of each line of a replaced run, old side and new side: words
+/// marked only when the lines are alike enough and only in a line part of which stayed.
+fn word_marks(old: &[&str], new: &[&str]) -> (Vec<LineMarks>, Vec<LineMarks>) {
+    let side = |lines: &[&str]| {
+        let text: String = lines.concat();
+        let (mut tokens, mut line_of) = (Vec::new(), Vec::new());
+        let mut offset = 0;
+        for (n, line) in lines.iter().enumerate() {
+            let before = tokens.len();
+            words(line, offset, &mut tokens);
+            line_of.extend(std::iter::repeat_n(n, tokens.len() - before));
+            offset += line.len();
+        }
+        (text, tokens, line_of)
+    };
+    let (old_text, old_tokens, old_line) = side(old);
+    let (new_text, new_tokens, new_line) = side(new);
+    let old_words: Vec<&str> = old_tokens.iter().map(|r| &old_text[r.clone()]).collect();
+    let new_words: Vec<&str> = new_tokens.iter().map(|r| &new_text[r.clone()]).collect();
+    let ops = ops_of(&old_words, &new_words, true);
+    let mut old_changed = vec![false; old_words.len()];
+    let mut new_changed = vec![false; new_words.len()];
+    if diff_ratio(&ops, old_words.len(), new_words.len()) >= MIN_WORD_RATIO {
+        for op in &ops {
+            let (tag, o, n) = op.as_tag_tuple();
+            if tag != DiffTag::Equal {
+                old_changed[o].fill(true);
+                new_changed[n].fill(true);
+            }
+        }
+    }
+    let marks = |lines: &[&str], tokens: &[Range<usize>], line_of: &[usize], changed: &[bool]| {
+        let mut starts = Vec::with_capacity(lines.len());
+        let mut at = 0;
+        for line in lines {
+            starts.push(at);
+            at += line.len();
+        }
+        let mut out = vec![Vec::new(); lines.len()];
+        let mut stayed = vec![false; lines.len()];
+        for (i, &n) in line_of.iter().enumerate() {
+            stayed[n] |= !changed[i];
+        }
+        for (i, range) in tokens.iter().enumerate() {
+            let n = line_of[i];
+            if !changed[i] || !stayed[n] {
+                continue;
+            }
+            let end_of_text = strip_eol(lines[n]).len();
+            let (start, end) = (
+                range.start - starts[n],
+                (range.end - starts[n]).min(end_of_text),
+            );
+            if end <= start {
+                continue;
+            }
+            match out[n].last_mut() {
+                Some((_, last_end)) if *last_end == start => *last_end = end,
+                _ => out[n].push((start, end)),
+            }
+        }
+        out
+    };
+    (
+        marks(old, &old_tokens, &old_line, &old_changed),
+        marks(new, &new_tokens, &new_line, &new_changed),
+    )
+}
+
 /// Diffs two texts into hunks; line numbers start at `start_line`.
 ///
 /// A missing final line break is not a change: both texts are compared as if they
@@ -102,12 +215,20 @@ pub fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64
         }
     };
     let (old, new) = (terminate(old), terminate(new));
-    let diff = TextDiff::configure().diff_lines(old.as_str(), new.as_str());
-    let groups = diff.grouped_ops(CONTEXT_LINES);
+    let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
+    let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
+    let groups = group_diff_ops(ops_of(&old_lines, &new_lines, false), CONTEXT_LINES);
     let mut hunks = Vec::new();
     let (mut added, mut removed) = (0, 0);
     let mut last_old_end = 0usize;
-    let old_total = diff.old_len();
+    let line =
+        |kind, old_index: Option<usize>, new_index: Option<usize>, text: &str, changed| DiffLine {
+            kind,
+            old_line: old_index.map(|i| i as u64 + start_line),
+            new_line: new_index.map(|i| i as u64 + start_line),
+            text: strip_eol(text).to_owned(),
+            changed,
+        };
     for group in &groups {
         let (Some(first), Some(last)) = (group.first(), group.last()) else {
             continue;
@@ -116,42 +237,31 @@ pub fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64
         let new_range = first.new_range().start..last.new_range().end;
         let mut lines = Vec::new();
         for op in group {
-            for change in diff.iter_inline_changes_deadline(op, None) {
-                let kind = match change.tag() {
-                    ChangeTag::Equal => LineKind::Context,
-                    ChangeTag::Insert => {
-                        added += 1;
-                        LineKind::Added
-                    }
-                    ChangeTag::Delete => {
-                        removed += 1;
-                        LineKind::Removed
-                    }
-                };
-                let mut text = String::new();
-                let mut changed = Vec::new();
-                let values = change.values();
-                let any_unemphasised = values.iter().any(|(e, _)| !*e);
-                for (emph, part) in values {
-                    let start = text.len();
-                    text.push_str(part);
-                    // Mark words only when part of the line stayed (a wholly new line is
-                    // marked by its kind already).
-                    if *emph && any_unemphasised {
-                        let end = strip_eol(&text).len().max(start);
-                        if end > start {
-                            changed.push((start, end));
-                        }
-                    }
+            let (tag, o, n) = op.as_tag_tuple();
+            let (old_marks, new_marks) = if tag == DiffTag::Replace {
+                word_marks(&old_lines[o.clone()], &new_lines[n.clone()])
+            } else {
+                (vec![Vec::new(); o.len()], vec![Vec::new(); n.len()])
+            };
+            if tag == DiffTag::Equal {
+                for (k, i) in o.clone().enumerate() {
+                    lines.push(line(
+                        LineKind::Context,
+                        Some(i),
+                        Some(n.start + k),
+                        old_lines[i],
+                        Vec::new(),
+                    ));
                 }
-                let text = strip_eol(&text).to_owned();
-                lines.push(DiffLine {
-                    kind,
-                    old_line: change.old_index().map(|i| i as u64 + start_line),
-                    new_line: change.new_index().map(|i| i as u64 + start_line),
-                    text,
-                    changed,
-                });
+                continue;
+            }
+            for (i, marks) in o.clone().zip(old_marks) {
+                removed += 1;
+                lines.push(line(LineKind::Removed, Some(i), None, old_lines[i], marks));
+            }
+            for (i, marks) in n.clone().zip(new_marks) {
+                added += 1;
+                lines.push(line(LineKind::Added, None, Some(i), new_lines[i], marks));
             }
         }
         hunks.push(Hunk {
@@ -167,7 +277,7 @@ pub fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64
     let folded_after = if groups.is_empty() {
         0
     } else {
-        (old_total - last_old_end) as u64
+        (old_lines.len() - last_old_end) as u64
     };
     (hunks, added, removed, folded_after)
 }
