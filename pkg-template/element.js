@@ -78,9 +78,12 @@ function chunkLength(chunk) {
   return chunk?.byteLength ?? 0;
 }
 
-/** Gives the event loop a turn (input, rendering) between chunks. */
+/**
+ * Gives the event loop a turn (input, rendering) between chunks: a plain task, not
+ * `scheduler.yield()`, whose continuation runs ahead of the page's other tasks and
+ * starved input while a large file loaded.
+ */
 function yieldToEventLoop() {
-  if (globalThis.scheduler?.yield) return globalThis.scheduler.yield();
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => resolve();
@@ -459,10 +462,17 @@ export class DocstreamView extends HTMLElement {
     this.#apply(patches);
     this.#finished = true;
     this.#setBusy(false);
-    const conversation = this.#stream.snapshot();
-    const last = conversation.turns?.[conversation.turns.length - 1];
-    this.#announce(last?.status === 'error' ? 'failed' : 'done');
-    this.#emit('docstream-done', { conversation });
+    const turns = this.#conversation.querySelectorAll('.ds-turn');
+    const last = turns[turns.length - 1];
+    this.#announce(last?.querySelector('.ds-response-error') ? 'failed' : 'done');
+    // The snapshot is taken only when a listener reads it (seconds for a 50 MB file).
+    const stream = this.#stream;
+    let conversation;
+    this.#emit('docstream-done', {
+      get conversation() {
+        return (conversation ??= stream.snapshot());
+      },
+    });
   }
 
   #apply(patches) {
