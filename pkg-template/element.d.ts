@@ -69,7 +69,10 @@ export class DocstreamView extends HTMLElement {
   /** A stream is in progress (pushed to, not finished). */
   readonly busy: boolean;
 
+  /** Reads a chunk; what it changes shows at the next animation frame (or `flush()`). */
   push(chunk: Uint8Array | ArrayBuffer | string): void;
+  /** Applies what was pushed now, instead of at the next animation frame. */
+  flush(): void;
   finish(): void;
   load(input: string | Uint8Array | ArrayBuffer): Promise<void>;
   stream(

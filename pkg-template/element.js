@@ -8,19 +8,18 @@
 // works under a strict Content-Security-Policy (no inline styles or scripts).
 import defaultInit, { DocStream as DefaultDocStream } from './docstream.js';
 import css from './docstream-css.js';
+import { PatchApplier } from './apply.js';
 
 const LABELS = {
   en: {
     streaming: 'Agent response streaming',
     done: 'Agent response complete',
     failed: 'Agent response ended with an error',
-    copyOutput: 'Copy output',
   },
   de: {
     streaming: 'Antwort des Agenten wird empfangen',
     done: 'Antwort des Agenten vollständig',
     failed: 'Antwort des Agenten mit Fehler beendet',
-    copyOutput: 'Ausgabe kopieren',
   },
 };
 
@@ -35,21 +34,6 @@ let initPromise = null;
 let moduleReady = false;
 let sheet = null;
 const reported = new WeakSet();
-let policy = null;
-
-/** Renderer output is safe by construction (escaped in Rust); under Trusted Types it
- * passes through a policy named `docstream`, when the page's CSP allows one. */
-function trusted(html) {
-  if (policy === null) {
-    policy = false;
-    try {
-      policy = globalThis.trustedTypes?.createPolicy('docstream', { createHTML: (s) => s }) ?? false;
-    } catch {
-      policy = false;
-    }
-  }
-  return policy ? policy.createHTML(html) : html;
-}
 
 function styleSheet() {
   if (!sheet) {
@@ -93,20 +77,6 @@ function yieldToEventLoop() {
 
 function toError(e, fallback) {
   return { code: e?.code ?? fallback, message: String(e?.message ?? e) };
-}
-
-/** The rendered element of a turn or document (turns are the conversation's element
- * children; a turn's first child is its header, its documents follow). */
-function docElement(conversation, turn, index, id) {
-  const el = conversation.children[turn]?.children[index + 1];
-  if (el && el.getAttribute('data-doc-id') === id) return el;
-  return null;
-}
-
-function parseOne(html) {
-  const t = document.createElement('template');
-  t.innerHTML = trusted(html);
-  return t.content.firstElementChild;
 }
 
 /**
@@ -169,6 +139,8 @@ export class DocstreamView extends HTMLElement {
   #loadedSrc = null;
   #choices = new Map();
   #generation = 0;
+  #applier;
+  #frame = 0;
 
   constructor() {
     super();
@@ -189,6 +161,12 @@ export class DocstreamView extends HTMLElement {
     this.#conversation.setAttribute('part', 'conversation');
     this.#conversation.setAttribute('aria-busy', 'false');
     this.#root.append(this.#live, this.#conversation);
+    this.#applier = new PatchApplier(this.#conversation, {
+      turn: decorateTurn,
+      header: (el) => el.setAttribute('part', 'turn-header'),
+      document: (el) => this.#decorateDocument(el),
+      appended: (el) => this.#decorateParts(el),
+    });
     this.#root.addEventListener('click', (e) => this.#onClick(e));
     this.addEventListener('scroll', () => this.#onScroll(), { passive: true });
     const input = () => {
@@ -284,6 +262,32 @@ export class DocstreamView extends HTMLElement {
     this.#push(chunk);
   }
 
+  /**
+   * Applies every patch read so far now. The element applies them once per animation
+   * frame by itself (however many chunks arrived in between) and at `finish()`; call
+   * this to see the DOM of what was pushed at once.
+   */
+  flush() {
+    if (this.#frame) {
+      cancelAnimationFrame(this.#frame);
+      this.#frame = 0;
+    }
+    const wire = this.#stream?.pull();
+    if (wire) {
+      this.#applier.applyWire(wire);
+      this.#schedulePin();
+    }
+  }
+
+  #scheduleFlush() {
+    if (!this.#frame) {
+      this.#frame = requestAnimationFrame(() => {
+        this.#frame = 0;
+        this.flush();
+      });
+    }
+  }
+
   /** Ends the stream (a stream without its final event is marked cut off). */
   finish() {
     if (!this.#canApplyNow()) {
@@ -358,6 +362,8 @@ export class DocstreamView extends HTMLElement {
 
   #reset() {
     this.#generation++;
+    if (this.#frame) cancelAnimationFrame(this.#frame);
+    this.#frame = 0;
     this.#queue = [];
     this.#stream?.free();
     this.#stream = null;
@@ -434,9 +440,9 @@ export class DocstreamView extends HTMLElement {
         code: 'DS_NOT_READY',
       });
     }
-    let patches;
+    let changed;
     try {
-      patches = this.#stream.push(chunk);
+      changed = writeChunk(this.#stream, chunk);
     } catch (e) {
       this.#error(e);
       throw e;
@@ -445,21 +451,20 @@ export class DocstreamView extends HTMLElement {
       this.#setBusy(true);
       this.#announce('streaming');
     }
-    this.#apply(patches);
+    if (changed) this.#scheduleFlush();
     this.#bytes += chunkLength(chunk);
     this.#emit('docstream-progress', { bytes: this.#bytes });
   }
 
   #finish() {
     if (!this.#stream && !this.#createStreamIfReady()) return;
-    let patches;
     try {
-      patches = this.#stream.finish();
+      this.#stream.end();
     } catch (e) {
       this.#error(e);
       throw e;
     }
-    this.#apply(patches);
+    this.flush();
     this.#finished = true;
     this.#setBusy(false);
     const turns = this.#conversation.querySelectorAll('.ds-turn');
@@ -475,76 +480,15 @@ export class DocstreamView extends HTMLElement {
     });
   }
 
-  #apply(patches) {
-    if (!patches || patches.length === 0) return;
-    const c = this.#conversation;
-    for (const p of patches) {
-      switch (p.op) {
-        case 'insert_turn': {
-          const el = parseOne(p.html);
-          if (!el) break;
-          decorateTurn(el);
-          c.insertBefore(el, c.children[p.turn] ?? null);
-          break;
-        }
-        case 'replace_turn_header': {
-          const turn = c.children[p.turn];
-          const old = turn?.firstElementChild;
-          const el = parseOne(p.html);
-          if (!old || !el) break;
-          el.setAttribute('part', 'turn-header');
-          old.replaceWith(el);
-          break;
-        }
-        case 'insert_document': {
-          const turn = c.children[p.turn];
-          const el = parseOne(p.html);
-          if (!turn || !el) break;
-          this.#decorateDocument(el);
-          turn.insertBefore(el, turn.children[p.index + 1] ?? null);
-          break;
-        }
-        case 'replace_document': {
-          const old = docElement(c, p.turn, p.index, p.id);
-          const el = parseOne(p.html);
-          if (!old || !el) break;
-          this.#decorateDocument(el);
-          old.replaceWith(el);
-          break;
-        }
-        case 'append_blocks': {
-          const blocks = docElement(c, p.turn, p.index, p.id)?.querySelector(':scope > .ds-blocks');
-          blocks?.insertAdjacentHTML('beforeend', trusted(p.html));
-          break;
-        }
-        case 'replace_tail': {
-          const tail = docElement(c, p.turn, p.index, p.id)?.querySelector(':scope > .ds-tail');
-          if (tail) tail.innerHTML = trusted(p.html);
-          break;
-        }
-        default:
-          break;
-      }
-    }
-    this.#schedulePin();
-  }
-
   #decorateDocument(el) {
     const type = [...el.classList].find((k) => k.startsWith('ds-') && k !== 'ds-doc');
     el.setAttribute('part', type ? `document ${type.slice(3)}` : 'document');
+    this.#decorateParts(el);
+  }
+
+  /** Part attributes and pressed states on what a patch added. */
+  #decorateParts(el) {
     for (const b of el.querySelectorAll('.ds-copy')) b.setAttribute('part', 'copy-button');
-    if (el.classList.contains('ds-terminal-command') && el.querySelector('.ds-output')) {
-      const header = el.querySelector('.ds-term-header');
-      if (header) {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.className = 'ds-copy ds-copy-output';
-        b.setAttribute('data-ds-ui', '');
-        b.setAttribute('part', 'copy-button');
-        b.textContent = (LABELS[this.locale] ?? LABELS.en).copyOutput;
-        header.append(b);
-      }
-    }
     for (const o of el.querySelectorAll('.ds-option')) {
       o.setAttribute('part', 'option');
       const chosen = this.#choices.get(o.getAttribute('data-question-id'));
@@ -581,17 +525,11 @@ export class DocstreamView extends HTMLElement {
   #copy(button) {
     const doc = button.closest('.ds-doc');
     if (!doc) return;
-    let text;
-    if (button.classList.contains('ds-copy-output')) {
-      text = [...doc.querySelectorAll('.ds-output')].map((p) => p.textContent).join('');
-    } else {
-      text = [...doc.querySelectorAll('.ds-code .ds-line')]
-        .map((line) => {
-          const ln = line.querySelector('.ds-ln');
-          return line.textContent.slice(ln ? ln.textContent.length : 0);
-        })
-        .join('\n');
-    }
+    // Line numbers are drawn by the stylesheet, so the text is exactly the code.
+    const text =
+      button.getAttribute('data-copy') === 'output'
+        ? [...doc.querySelectorAll('.ds-output')].map((p) => p.textContent).join('')
+        : (doc.querySelector('.ds-code code')?.textContent ?? '');
     const proceed = this.#emit(
       'docstream-copy',
       { text, documentId: doc.getAttribute('data-doc-id') ?? '' },
@@ -677,6 +615,17 @@ export class DocstreamView extends HTMLElement {
       if (this.#loadController === controller) this.#loadController = null;
     }
   }
+}
+
+/** Feeds a chunk to the stream without rendering; true when there is something to pull. */
+function writeChunk(stream, chunk) {
+  if (typeof chunk === 'string') return stream.writeText(chunk);
+  if (chunk instanceof Uint8Array) return stream.write(chunk);
+  if (chunk instanceof ArrayBuffer) return stream.write(new Uint8Array(chunk));
+  if (ArrayBuffer.isView(chunk)) return stream.write(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  throw Object.assign(new Error('docstream: push() takes a Uint8Array, an ArrayBuffer or a string'), {
+    code: 'DS_BAD_CHUNK',
+  });
 }
 
 function decorateTurn(el) {

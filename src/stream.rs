@@ -156,6 +156,11 @@ impl DocStream {
         self.reader.normalizer.take_changes()
     }
 
+    /// True when something changed since the last [`take_changes`](Self::take_changes).
+    pub fn has_changes(&self) -> bool {
+        !self.reader.normalizer.changes().is_empty()
+    }
+
     /// The format being read, once known.
     pub fn format(&self) -> Option<Format> {
         self.reader.format

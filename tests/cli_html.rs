@@ -44,7 +44,7 @@ fn german_page_has_no_english_labels() {
     let page = String::from_utf8(html_of(fixture, &["--locale", "de"])).unwrap();
     for german in [
         ">erledigt<",
-        ">Kopieren<",
+        ">Code kopieren<",
         "Dauer",
         "Argumente",
         "Ergebnis",
@@ -54,7 +54,7 @@ fn german_page_has_no_english_labels() {
     }
     for english in [
         ">completed<",
-        ">Copy<",
+        ">Copy code<",
         ">Arguments<",
         ">Result<",
         "took ",

@@ -5,7 +5,8 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use docstream::render::patch::{HtmlView, PageModel};
+use docstream::render::HtmlView;
+use docstream::render::patch::PageModel;
 use docstream::render::{RenderOptions, render_conversation};
 use docstream::{DocStream, Format, Options};
 use support::chunkings;
@@ -55,11 +56,6 @@ fn patched(input: &[u8], format: Format, cuts: &[usize]) -> (String, String) {
     stream.finish().unwrap();
     step(&mut stream);
     let one_shot = render_conversation(stream.conversation(), &RenderOptions::default());
-    assert_eq!(
-        view.html(),
-        page.html(),
-        "the view's own HTML is the patched page"
-    );
     (page.html(), one_shot)
 }
 

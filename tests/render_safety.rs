@@ -72,6 +72,7 @@ const ATTRIBUTES: &[&str] = &[
     "type",
     "checked",
     "disabled",
+    "tabindex",
     "align",
     "start",
     "src",

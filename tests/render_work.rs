@@ -4,9 +4,10 @@
 //!
 //! This binary has one test so that the global byte counter is not shared.
 
+use docstream::render::HtmlView;
 use docstream::render::RenderOptions;
 use docstream::render::markdown::markdown_bytes_rendered;
-use docstream::render::patch::{HtmlView, PageModel};
+use docstream::render::patch::PageModel;
 use docstream::{DocStream, Format, Options};
 
 #[test]

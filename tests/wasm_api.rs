@@ -69,16 +69,27 @@ fn streamed(input: &[u8], size: usize, options: Option<JsValue>) -> (String, Str
         for p in patches(s.push(Uint8Array::from(c).into()).unwrap()) {
             page.apply(&p);
         }
-        assert_eq!(
-            page.html(),
-            s.html(),
-            "html() is the patched page after each push"
-        );
     }
     for p in patches(s.finish().unwrap()) {
         page.apply(&p);
     }
     (page.html(), s.html(), stringify(&s.snapshot().unwrap()))
+}
+
+/// The same through `write`, `end` and one `pull` every `pull_every` chunks.
+fn pulled(input: &[u8], size: usize, pull_every: usize) -> String {
+    let mut s = JsDocStream::new(None).unwrap();
+    let mut page = PageModel::new();
+    for (i, c) in input.chunks(size.max(1)).enumerate() {
+        s.write(c).unwrap();
+        if i % pull_every == 0 {
+            page.apply_wire(&s.pull()).unwrap();
+        }
+    }
+    s.end().unwrap();
+    page.apply_wire(&s.pull()).unwrap();
+    assert_eq!(s.pull(), "", "nothing left after the last pull");
+    page.html()
 }
 
 #[wasm_bindgen_test]
@@ -122,6 +133,13 @@ fn patches_give_html_and_the_rust_rendering_for_every_chunking() {
                 "chunks of {size}: html() is the Rust rendering"
             );
             assert_eq!(snapshot, whole_snapshot, "chunks of {size}: same snapshot");
+            for every in [1, 5] {
+                assert_eq!(
+                    pulled(input, size, every),
+                    one_shot,
+                    "chunks of {size}, pulled every {every}: the wire gives the Rust rendering"
+                );
+            }
         }
     }
 }
@@ -167,7 +185,7 @@ fn streamed_markdown_appends_blocks_and_matches_the_rust_rendering() {
         page.apply(&p);
     }
     assert!(
-        ops.contains("AppendBlocks") && ops.contains("ReplaceTail"),
+        ops.contains("AppendPart") && ops.contains("AppendText") && ops.contains("ReplacePart"),
         "{ops:?}"
     );
     assert_eq!(page.html(), s.html());
@@ -193,7 +211,7 @@ fn push_returns_the_patches_of_its_chunk() {
     assert!(
         second
             .iter()
-            .any(|p| matches!(p, Patch::InsertDocument { id, .. } if id == "doc_001")),
+            .any(|p| matches!(p, Patch::InsertDocument { html, .. } if html.contains("doc_001"))),
         "{second:?}"
     );
     // The JS shape: `op` in snake case, then the fields.
@@ -204,11 +222,11 @@ fn push_returns_the_patches_of_its_chunk() {
         ))
         .unwrap();
     let p = Array::from(&raw).get(0);
-    assert_eq!(get(&p, "op").as_string().as_deref(), Some("replace_tail"));
+    assert_eq!(get(&p, "op").as_string().as_deref(), Some("append_text"));
     assert_eq!(get(&p, "turn").as_f64(), Some(0.0));
     assert_eq!(get(&p, "index").as_f64(), Some(0.0));
-    assert_eq!(get(&p, "id").as_string().as_deref(), Some("doc_001"));
-    assert!(get(&p, "html").as_string().unwrap().contains("Hello world"));
+    assert_eq!(get(&p, "part").as_string().as_deref(), Some("tail"));
+    assert_eq!(get(&p, "text").as_string().as_deref(), Some(" world"));
     // finish() marks the cut-off response and returns the patches saying so.
     let last = patches(s.finish().unwrap());
     assert!(
@@ -216,6 +234,25 @@ fn push_returns_the_patches_of_its_chunk() {
             .any(|p| matches!(p, Patch::InsertDocument { html, .. } if html.contains("ds-error"))),
         "{last:?}"
     );
+}
+
+#[wasm_bindgen_test]
+fn write_says_when_there_is_something_to_pull() {
+    let mut s = JsDocStream::new(None).unwrap();
+    let line = r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}"#;
+    assert!(!s.write_text(line).unwrap(), "no line end yet");
+    assert_eq!(s.pull(), "");
+    assert!(s.write(b"\n").unwrap(), "a line: a turn and a document");
+    let wire = s.pull();
+    assert!(wire.starts_with("t 0 "), "{wire}");
+    assert!(!s.write(b"").unwrap(), "pulled: nothing new");
+    assert_eq!(s.pull(), "");
+    s.end().unwrap();
+    assert!(s.end().is_err(), "end twice");
+    let mut page = PageModel::new();
+    page.apply_wire(&wire).unwrap();
+    page.apply_wire(&s.pull()).unwrap();
+    assert_eq!(page.html(), s.html());
 }
 
 #[wasm_bindgen_test]

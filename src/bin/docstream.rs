@@ -11,8 +11,9 @@ use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use docstream::convert::request::{self, Dialect};
+use docstream::render::HtmlView;
 use docstream::render::labels::Locale;
-use docstream::render::patch::{HtmlView, PageModel};
+use docstream::render::patch::PageModel;
 use docstream::render::{RenderOptions, page, progress};
 use docstream::{DocStream, Format, Options};
 

@@ -1,10 +1,11 @@
 //! What changed in the conversation since the caller last asked (SPEC §4).
 //!
 //! The normaliser records every change it makes here; a caller takes the accumulated
-//! changes once per frame and hands them to a renderer, which turns them into patches.
-//! Changes to one document coalesce: an insert followed by appends is still an insert.
+//! changes once per frame and hands them to a renderer, which turns them into patches
+//! without looking at anything the log does not name. Changes to one document
+//! coalesce: an insert followed by appends is still an insert.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Where a document lives: turn index, then index within that turn's response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -33,18 +34,25 @@ pub enum DocChange {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[must_use = "changes say what to re-render"]
 pub struct Changes {
-    /// Turns added, in order.
-    pub turns_added: Vec<usize>,
-    /// Turns whose header (model, status, usage, prompt …) changed.
-    pub turns_updated: Vec<usize>,
+    /// Turns added.
+    pub turns_added: BTreeSet<usize>,
+    /// Turns whose header (model, status, usage, prompt …) changed (not those added).
+    pub turns_updated: BTreeSet<usize>,
     /// Documents changed, in document order.
     pub documents: BTreeMap<DocKey, DocChange>,
+    /// Documents that will not grow any more: a text, thinking or code document whose
+    /// segment ended, or a document that arrived complete. A renderer finishes what it
+    /// showed provisionally while the document grew.
+    pub closed: BTreeSet<DocKey>,
 }
 
 impl Changes {
     /// True when nothing changed.
     pub fn is_empty(&self) -> bool {
-        self.turns_added.is_empty() && self.turns_updated.is_empty() && self.documents.is_empty()
+        self.turns_added.is_empty()
+            && self.turns_updated.is_empty()
+            && self.documents.is_empty()
+            && self.closed.is_empty()
     }
 
     /// Moves the accumulated changes out, leaving this empty.
@@ -53,12 +61,12 @@ impl Changes {
     }
 
     pub(crate) fn turn_added(&mut self, turn: usize) {
-        self.turns_added.push(turn);
+        self.turns_added.insert(turn);
     }
 
     pub(crate) fn turn_updated(&mut self, turn: usize) {
-        if !self.turns_added.contains(&turn) && !self.turns_updated.contains(&turn) {
-            self.turns_updated.push(turn);
+        if !self.turns_added.contains(&turn) {
+            self.turns_updated.insert(turn);
         }
     }
 
@@ -72,5 +80,9 @@ impl Changes {
             (Some(Appended { .. }), c) => c,
         };
         self.documents.insert(key, merged);
+    }
+
+    pub(crate) fn close(&mut self, key: DocKey) {
+        self.closed.insert(key);
     }
 }

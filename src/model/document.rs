@@ -24,133 +24,92 @@ pub struct Document {
     pub meta: Meta,
 }
 
-/// The `type` string of a document.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum DocumentType {
-    /// Markdown prose.
-    Text,
-    /// A quote of existing code (`startLine:endLine:path`).
-    CodeReference,
-    /// New or proposed code.
-    CodeBlock,
-    /// A change to a file.
-    FileEdit,
-    /// Any other tool call.
-    ToolCall,
-    /// A shell command run.
-    TerminalCommand,
-    /// A plan with todos.
-    Plan,
-    /// Questions for the user.
-    Clarification,
-    /// A failure.
-    Error,
-    /// A change to the status of todos.
-    TodoUpdate,
-    /// Reasoning text (an addition to seed 000, SPEC §3).
-    Thinking,
+/// The document types, written once: each line gives the variant of [`DocumentType`]
+/// and [`Meta`], its metadata type, its wire name and its class-name fragment.
+macro_rules! document_types {
+    ($($(#[$doc:meta])* $variant:ident($meta:ty) = $wire:literal, $class:literal;)*) => {
+        /// The `type` string of a document.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum DocumentType {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl DocumentType {
+            /// Every type, in the order of seed 000 §3 (plus `thinking`).
+            pub const ALL: &'static [DocumentType] = &[$(DocumentType::$variant,)*];
+
+            /// The wire name (`"code_reference"` …).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(DocumentType::$variant => $wire,)*
+                }
+            }
+
+            /// The fragment of the document element's class (`ds-code-reference` …).
+            pub fn class_name(self) -> &'static str {
+                match self {
+                    $(DocumentType::$variant => $class,)*
+                }
+            }
+        }
+
+        /// A document's type-specific metadata; the variant is the document's type.
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Meta {
+            $($(#[$doc])* $variant($meta),)*
+        }
+
+        impl Meta {
+            /// The document type this metadata belongs to.
+            pub fn doc_type(&self) -> DocumentType {
+                match self {
+                    $(Meta::$variant(_) => DocumentType::$variant,)*
+                }
+            }
+
+            /// Empty metadata of a type, for a document announced before its details
+            /// arrive (seed 000 §5 `document_start`).
+            pub fn empty(doc_type: DocumentType) -> Meta {
+                match doc_type {
+                    $(DocumentType::$variant => Meta::$variant(<$meta>::default()),)*
+                }
+            }
+        }
+    };
+}
+
+document_types! {
+    /// `text`: Markdown prose.
+    Text(TextMeta) = "text", "text";
+    /// `code_reference`: a quote of existing code (`startLine:endLine:path`).
+    CodeReference(CodeReferenceMeta) = "code_reference", "code-reference";
+    /// `code_block`: new or proposed code.
+    CodeBlock(CodeBlockMeta) = "code_block", "code-block";
+    /// `file_edit`: a change to a file.
+    FileEdit(FileEditMeta) = "file_edit", "file-edit";
+    /// `tool_call`: any other tool call.
+    ToolCall(ToolCallMeta) = "tool_call", "tool-call";
+    /// `terminal_command`: a shell command run.
+    TerminalCommand(TerminalMeta) = "terminal_command", "terminal-command";
+    /// `plan`: a plan with todos.
+    Plan(PlanMeta) = "plan", "plan";
+    /// `clarification`: questions for the user.
+    Clarification(ClarificationMeta) = "clarification", "clarification";
+    /// `error`: a failure.
+    Error(ErrorMeta) = "error", "error";
+    /// `todo_update`: a change to the status of todos.
+    TodoUpdate(TodoUpdateMeta) = "todo_update", "todo-update";
+    /// `thinking`: reasoning text (an addition to seed 000, SPEC §3).
+    Thinking(ThinkingMeta) = "thinking", "thinking";
 }
 
 impl DocumentType {
-    /// Every type, in the order of seed 000 §3 (plus `thinking`).
-    pub const ALL: [DocumentType; 11] = [
-        DocumentType::Text,
-        DocumentType::CodeReference,
-        DocumentType::CodeBlock,
-        DocumentType::FileEdit,
-        DocumentType::ToolCall,
-        DocumentType::TerminalCommand,
-        DocumentType::Plan,
-        DocumentType::Clarification,
-        DocumentType::Error,
-        DocumentType::TodoUpdate,
-        DocumentType::Thinking,
-    ];
-
-    /// The wire name (`"code_reference"` …).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DocumentType::Text => "text",
-            DocumentType::CodeReference => "code_reference",
-            DocumentType::CodeBlock => "code_block",
-            DocumentType::FileEdit => "file_edit",
-            DocumentType::ToolCall => "tool_call",
-            DocumentType::TerminalCommand => "terminal_command",
-            DocumentType::Plan => "plan",
-            DocumentType::Clarification => "clarification",
-            DocumentType::Error => "error",
-            DocumentType::TodoUpdate => "todo_update",
-            DocumentType::Thinking => "thinking",
-        }
-    }
-
     /// Parses a wire name; `None` for an unknown type.
     pub fn parse(name: &str) -> Option<DocumentType> {
-        DocumentType::ALL.into_iter().find(|t| t.as_str() == name)
-    }
-}
-
-/// A document's type-specific metadata; the variant is the document's type.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Meta {
-    /// `text`
-    Text(TextMeta),
-    /// `code_reference`
-    CodeReference(CodeReferenceMeta),
-    /// `code_block`
-    CodeBlock(CodeBlockMeta),
-    /// `file_edit`
-    FileEdit(FileEditMeta),
-    /// `tool_call`
-    ToolCall(ToolCallMeta),
-    /// `terminal_command`
-    TerminalCommand(TerminalMeta),
-    /// `plan`
-    Plan(PlanMeta),
-    /// `clarification`
-    Clarification(ClarificationMeta),
-    /// `error`
-    Error(ErrorMeta),
-    /// `todo_update`
-    TodoUpdate(TodoUpdateMeta),
-    /// `thinking`
-    Thinking(ThinkingMeta),
-}
-
-impl Meta {
-    /// The document type this metadata belongs to.
-    pub fn doc_type(&self) -> DocumentType {
-        match self {
-            Meta::Text(_) => DocumentType::Text,
-            Meta::CodeReference(_) => DocumentType::CodeReference,
-            Meta::CodeBlock(_) => DocumentType::CodeBlock,
-            Meta::FileEdit(_) => DocumentType::FileEdit,
-            Meta::ToolCall(_) => DocumentType::ToolCall,
-            Meta::TerminalCommand(_) => DocumentType::TerminalCommand,
-            Meta::Plan(_) => DocumentType::Plan,
-            Meta::Clarification(_) => DocumentType::Clarification,
-            Meta::Error(_) => DocumentType::Error,
-            Meta::TodoUpdate(_) => DocumentType::TodoUpdate,
-            Meta::Thinking(_) => DocumentType::Thinking,
-        }
-    }
-
-    /// Empty metadata of a type, for a document announced before its details arrive
-    /// (seed 000 §5 `document_start`).
-    pub fn empty(doc_type: DocumentType) -> Meta {
-        match doc_type {
-            DocumentType::Text => Meta::Text(TextMeta::default()),
-            DocumentType::CodeReference => Meta::CodeReference(CodeReferenceMeta::default()),
-            DocumentType::CodeBlock => Meta::CodeBlock(CodeBlockMeta::default()),
-            DocumentType::FileEdit => Meta::FileEdit(FileEditMeta::default()),
-            DocumentType::ToolCall => Meta::ToolCall(ToolCallMeta::default()),
-            DocumentType::TerminalCommand => Meta::TerminalCommand(TerminalMeta::default()),
-            DocumentType::Plan => Meta::Plan(PlanMeta::default()),
-            DocumentType::Clarification => Meta::Clarification(ClarificationMeta::default()),
-            DocumentType::Error => Meta::Error(ErrorMeta::default()),
-            DocumentType::TodoUpdate => Meta::TodoUpdate(TodoUpdateMeta::default()),
-            DocumentType::Thinking => Meta::Thinking(ThinkingMeta::default()),
-        }
+        DocumentType::ALL
+            .iter()
+            .copied()
+            .find(|t| t.as_str() == name)
     }
 }
 

@@ -24,6 +24,11 @@ pub(crate) struct Builder {
     code: Option<usize>,
     /// Whitespace before any prose of a new text document.
     pending_ws: String,
+    /// Documents that may still grow (prose, code, thinking, explicit documents); each
+    /// is reported closed when its segment ends.
+    growing: Vec<DocKey>,
+    /// The last plan document, where a `todo_update` applies.
+    pub(crate) latest_plan: Option<DocKey>,
     docs_made: u64,
     responses_made: u64,
     users_made: u64,
@@ -60,11 +65,29 @@ impl Builder {
         t
     }
 
+    /// Appends a turn; the documents of a response that arrives whole are complete.
     pub(crate) fn push_turn(&mut self, turn: Turn) -> usize {
+        let docs = match &turn {
+            Turn::Assistant(r) => r.documents.len(),
+            Turn::User(_) => 0,
+        };
         self.conv.turns.push(turn);
         let t = self.conv.turns.len() - 1;
         self.changes.turn_added(t);
+        for index in 0..docs {
+            let key = DocKey { turn: t, index };
+            self.changes.doc(key, DocChange::Inserted);
+            self.changes.close(key);
+            self.note_plan(key);
+        }
         t
+    }
+
+    /// Remembers the document as the latest plan if it is one.
+    pub(crate) fn note_plan(&mut self, key: DocKey) {
+        if matches!(self.doc(key).meta, Meta::Plan(_)) && self.latest_plan < Some(key) {
+            self.latest_plan = Some(key);
+        }
     }
 
     /// The open response, if any.
@@ -124,7 +147,36 @@ impl Builder {
         });
         let key = DocKey { turn, index };
         self.changes.doc(key, DocChange::Inserted);
+        self.note_plan(key);
         key
+    }
+
+    /// Appends a document that will grow (prose, code, thinking, an explicit document)
+    /// until [`close`](Self::close) says it ended.
+    pub(crate) fn add_growing(
+        &mut self,
+        id: Option<String>,
+        content: Option<String>,
+        meta: Meta,
+    ) -> DocKey {
+        let key = self.add(id, content, meta);
+        self.growing.push(key);
+        key
+    }
+
+    /// Records that a document will not grow any more.
+    pub(crate) fn close(&mut self, key: DocKey) {
+        if let Some(i) = self.growing.iter().rposition(|&k| k == key) {
+            self.growing.swap_remove(i);
+        }
+        self.changes.close(key);
+    }
+
+    /// Closes every document still growing.
+    pub(crate) fn close_all(&mut self) {
+        for key in std::mem::take(&mut self.growing) {
+            self.changes.close(key);
+        }
     }
 
     /// A document by key.
@@ -162,14 +214,25 @@ impl Builder {
 
     /// Ends prose and code documents: the next prose starts a new document.
     pub(crate) fn end_prose(&mut self) {
-        self.text = None;
-        self.code = None;
+        self.end_text();
+        if let Some(i) = self.code.take() {
+            let key = self.key(i);
+            self.close(key);
+        }
         self.pending_ws.clear();
     }
 
-    /// Forgets the open response (it was ended).
+    fn end_text(&mut self) {
+        if let Some(i) = self.text.take() {
+            let key = self.key(i);
+            self.close(key);
+        }
+    }
+
+    /// Forgets the open response (it was ended); its documents are complete.
     pub(crate) fn close_response(&mut self) {
         self.end_prose();
+        self.close_all();
         self.open = None;
     }
 
@@ -210,12 +273,12 @@ impl Sink for Builder {
         if let Some(i) = text[..ws_len].rfind('\n') {
             text.drain(..=i);
         }
-        let key = self.add(None, Some(text), Meta::Text(TextMeta::default()));
+        let key = self.add_growing(None, Some(text), Meta::Text(TextMeta::default()));
         self.text = Some(key.index);
     }
 
     fn open_code(&mut self, info: &str) {
-        self.text = None;
+        self.end_text();
         self.pending_ws.clear();
         let meta = match code_reference(info) {
             Some((start, end, path)) => Meta::CodeReference(CodeReferenceMeta {
@@ -229,7 +292,7 @@ impl Sink for Builder {
                 purpose: "new_code".to_owned(),
             }),
         };
-        let key = self.add(None, Some(String::new()), meta);
+        let key = self.add_growing(None, Some(String::new()), meta);
         self.code = Some(key.index);
     }
 
@@ -244,7 +307,10 @@ impl Sink for Builder {
     }
 
     fn close_code(&mut self) {
-        self.code = None;
+        if let Some(i) = self.code.take() {
+            let key = self.key(i);
+            self.close(key);
+        }
     }
 }
 

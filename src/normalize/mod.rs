@@ -69,6 +69,11 @@ impl Normalizer {
         self.b.changes.take()
     }
 
+    /// The changes made since the last take.
+    pub fn changes(&self) -> &Changes {
+        &self.b.changes
+    }
+
     /// Mutable access to counters and format, which are not document changes.
     pub(crate) fn conversation_mut(&mut self) -> &mut Conversation {
         &mut self.b.conv
@@ -103,9 +108,17 @@ impl Normalizer {
                     self.thinking("");
                 }
                 if let Some(key) = self.thinking.take() {
-                    if let Meta::Thinking(m) = &mut self.b.doc_mut(key).meta {
-                        m.signature = signature.or(m.signature.take());
-                        m.redacted |= redacted;
+                    self.b.close(key);
+                    let Meta::Thinking(m) = &self.b.doc(key).meta else {
+                        return;
+                    };
+                    // Only a real change is recorded (an update renders the document again).
+                    let signed = signature.is_some() && signature != m.signature;
+                    if signed || (redacted && !m.redacted) {
+                        if let Meta::Thinking(m) = &mut self.b.doc_mut(key).meta {
+                            m.signature = signature.or(m.signature.take());
+                            m.redacted |= redacted;
+                        }
                     }
                 }
             }
@@ -128,7 +141,7 @@ impl Normalizer {
                     return;
                 }
                 self.step();
-                let key = self.b.add(Some(id.clone()), content, meta);
+                let key = self.b.add_growing(Some(id.clone()), content, meta);
                 self.count_tool(doc_type);
                 self.explicit.insert(id, key);
                 if doc_type == DocumentType::TodoUpdate {
@@ -140,7 +153,7 @@ impl Normalizer {
                     Some(&k) => k,
                     None => {
                         self.end_segment();
-                        let key = self.b.add(
+                        let key = self.b.add_growing(
                             Some(id.to_string()),
                             Some(String::new()),
                             Meta::empty(DocumentType::Text),
@@ -152,10 +165,13 @@ impl Normalizer {
                 self.b.append(key, &text);
             }
             Event::DocEnd { id, final_content } => {
-                if let (Some(&key), Some(content)) = (self.explicit.get(&id), final_content) {
-                    if self.b.doc(key).content.as_deref() != Some(content.as_str()) {
-                        self.b.doc_mut(key).content = Some(content);
+                if let Some(&key) = self.explicit.get(&id) {
+                    if let Some(content) = final_content {
+                        if self.b.doc(key).content.as_deref() != Some(content.as_str()) {
+                            self.b.doc_mut(key).content = Some(content);
+                        }
                     }
+                    self.b.close(key);
                 }
             }
             Event::Document(doc) => {
@@ -163,6 +179,7 @@ impl Normalizer {
                 self.step();
                 let doc_type = doc.doc_type();
                 let key = self.b.add(Some(doc.id), doc.content, doc.meta);
+                self.b.close(key);
                 self.count_tool(doc_type);
                 if doc_type == DocumentType::TodoUpdate {
                     self.apply_todo_update(key);
@@ -254,6 +271,7 @@ impl Normalizer {
     /// response with an `error` document saying so, and keeps what it received.
     pub fn finish(&mut self) {
         self.end_segment();
+        self.b.close_all();
         if self.b.open.is_none() {
             return;
         }
@@ -338,11 +356,13 @@ impl Normalizer {
     fn end_segment(&mut self) {
         self.splitter.close(&mut self.b);
         self.b.end_prose();
-        self.thinking = None;
+        self.end_thinking();
     }
 
     fn end_thinking(&mut self) {
-        self.thinking = None;
+        if let Some(key) = self.thinking.take() {
+            self.b.close(key);
+        }
     }
 
     fn thinking(&mut self, text: &str) {
@@ -350,7 +370,7 @@ impl Normalizer {
             self.splitter.close(&mut self.b);
             self.b.end_prose();
             self.step();
-            let key = self.b.add(
+            let key = self.b.add_growing(
                 None,
                 Some(String::new()),
                 Meta::Thinking(ThinkingMeta::default()),
@@ -470,53 +490,47 @@ impl Normalizer {
             let doc = self.b.doc_mut(key);
             doc.meta = meta;
             doc.content = content;
+            self.b.note_plan(key);
         }
     }
 
-    /// Carries a `todo_update`'s statuses into the latest plan of the conversation; todos
-    /// the plan does not have are added to it.
+    /// Carries a `todo_update`'s statuses into the latest plan before it; todos the plan
+    /// does not have are added to it.
     fn apply_todo_update(&mut self, update: DocKey) {
         let Meta::TodoUpdate(u) = &self.b.doc(update).meta else {
             return;
         };
-        let changes = u.todos.clone();
-        let plan = self.b.conv.turns[..=update.turn]
-            .iter()
-            .enumerate()
-            .rev()
-            .find_map(|(t, turn)| {
-                let Turn::Assistant(r) = turn else {
-                    return None;
-                };
-                let limit = if t == update.turn {
-                    update.index
-                } else {
-                    r.documents.len()
-                };
-                r.documents[..limit]
-                    .iter()
-                    .rposition(|d| d.doc_type() == DocumentType::Plan)
-                    .map(|index| DocKey { turn: t, index })
-            });
-        let Some(plan) = plan else { return };
+        // The plan is kept indexed as documents arrive: no walk over the conversation.
+        let Some(plan) = self.b.latest_plan.filter(|&p| p < update) else {
+            return;
+        };
         let Meta::Plan(p) = &self.b.doc(plan).meta else {
             return;
         };
         let mut todos = p.todos.clone();
-        for c in &changes {
-            match todos.iter_mut().find(|t| t.id == c.id) {
-                Some(t) => {
+        let mut index: HashMap<String, usize> = todos
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.id.clone(), i))
+            .collect();
+        for c in &u.todos {
+            match index.get(&c.id) {
+                Some(&i) => {
+                    let t = &mut todos[i];
                     t.status = c.status;
                     if let Some(content) = &c.content {
                         t.content.clone_from(content);
                     }
                 }
-                None if c.content.is_some() => todos.push(crate::model::PlanTodo {
-                    id: c.id.clone(),
-                    content: c.content.clone().unwrap_or_default(),
-                    status: c.status,
-                    dependencies: Vec::new(),
-                }),
+                None if c.content.is_some() => {
+                    index.insert(c.id.clone(), todos.len());
+                    todos.push(crate::model::PlanTodo {
+                        id: c.id.clone(),
+                        content: c.content.clone().unwrap_or_default(),
+                        status: c.status,
+                        dependencies: Vec::new(),
+                    });
+                }
                 None => {}
             }
         }

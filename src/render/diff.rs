@@ -14,7 +14,7 @@ use serde::Serialize;
 use similar::algorithms::{Capture, Compact, Replace, myers, patience};
 use similar::{DiffOp, DiffTag, diff_ratio, group_diff_ops};
 
-use super::escape::{escape, push_escaped};
+use super::escape::Markup;
 use super::labels::{Label, Locale, label};
 use crate::model::{FileEditMeta, FileOperation};
 
@@ -395,17 +395,21 @@ fn push_line_text(out: &mut String, line: &DiffLine) {
         if s < pos || !line.text.is_char_boundary(s) || !line.text.is_char_boundary(e) {
             continue;
         }
-        push_escaped(out, &line.text[pos..s]);
-        out.push_str("<mark class=\"ds-diff-word\">");
-        push_escaped(out, &line.text[s..e]);
-        out.push_str("</mark>");
+        out.text(&line.text[pos..s])
+            .raw("<mark class=\"ds-diff-word\">")
+            .text(&line.text[s..e])
+            .raw("</mark>");
         pos = e;
     }
-    push_escaped(out, &line.text[pos..]);
+    out.text(&line.text[pos..]);
 }
 
-fn num(n: Option<u64>) -> String {
-    n.map_or_else(String::new, |n| n.to_string())
+fn line_number(out: &mut String, n: Option<u64>) {
+    out.raw("<td class=\"ds-ln\">");
+    if let Some(n) = n {
+        out.num(n);
+    }
+    out.raw("</td>");
 }
 
 fn kind_class(kind: LineKind) -> &'static str {
@@ -416,114 +420,116 @@ fn kind_class(kind: LineKind) -> &'static str {
     }
 }
 
-fn fold_row(out: &mut String, n: u64, cols: usize, locale: Locale) {
+fn fold_row(out: &mut String, n: u64, locale: Locale) {
     if n > 0 {
-        out.push_str(&format!(
-            "<tr class=\"ds-diff-fold\"><td colspan=\"{cols}\">⋯ {n} {}</td></tr>\n",
-            label(locale, Label::UnchangedLines)
-        ));
+        out.raw("<tr class=\"ds-diff-fold\"><td colspan=\"4\">⋯ ")
+            .num(n)
+            .raw(" ")
+            .text(label(locale, Label::UnchangedLines))
+            .raw("</td></tr>\n");
     }
 }
 
-/// The unified view of the hunks, as an HTML table (nothing when there are no hunks,
-/// as for a rename that changed no line).
-pub fn unified_html(view: &DiffView, locale: Locale) -> String {
+/// Writes the unified view of the hunks as an HTML table (nothing when there are no
+/// hunks, as for a rename that changed no line).
+pub fn push_unified(out: &mut String, view: &DiffView, locale: Locale) {
     if view.hunks.is_empty() {
-        return String::new();
+        return;
     }
-    let mut out = String::from("<table class=\"ds-diff-unified\">\n");
+    out.raw("<table class=\"ds-diff-unified\">\n");
     for hunk in &view.hunks {
-        fold_row(&mut out, hunk.folded_before, 4, locale);
+        fold_row(out, hunk.folded_before, locale);
         for line in &hunk.lines {
             let sign = match line.kind {
                 LineKind::Context => " ",
                 LineKind::Added => "+",
                 LineKind::Removed => "−",
             };
-            out.push_str(&format!(
-                "<tr class=\"{}\"><td class=\"ds-ln\">{}</td><td class=\"ds-ln\">{}</td><td class=\"ds-diff-sign\">{sign}</td><td class=\"ds-diff-text\">",
-                kind_class(line.kind),
-                num(line.old_line),
-                num(line.new_line)
-            ));
-            push_line_text(&mut out, line);
-            out.push_str("</td></tr>\n");
+            out.raw("<tr class=\"")
+                .raw(kind_class(line.kind))
+                .raw("\">");
+            line_number(out, line.old_line);
+            line_number(out, line.new_line);
+            out.raw("<td class=\"ds-diff-sign\">")
+                .raw(sign)
+                .raw("</td><td class=\"ds-diff-text\">");
+            push_line_text(out, line);
+            out.raw("</td></tr>\n");
         }
     }
-    fold_row(&mut out, view.folded_after, 4, locale);
-    out.push_str("</table>\n");
-    out
+    fold_row(out, view.folded_after, locale);
+    out.raw("</table>\n");
 }
 
 fn side_cell(out: &mut String, line: Option<&DiffLine>, old: bool) {
     match line {
         Some(l) => {
-            out.push_str(&format!(
-                "<td class=\"ds-ln\">{}</td><td class=\"ds-diff-text {}\">",
-                num(if old { l.old_line } else { l.new_line }),
-                kind_class(l.kind)
-            ));
+            line_number(out, if old { l.old_line } else { l.new_line });
+            out.raw("<td class=\"ds-diff-text ")
+                .raw(kind_class(l.kind))
+                .raw("\">");
             push_line_text(out, l);
-            out.push_str("</td>");
+            out.raw("</td>");
         }
         None => {
-            out.push_str("<td class=\"ds-ln\"></td><td class=\"ds-diff-text ds-diff-empty\"></td>")
+            out.raw("<td class=\"ds-ln\"></td><td class=\"ds-diff-text ds-diff-empty\"></td>");
         }
     }
 }
 
-/// The side-by-side view of the same hunks, as an HTML table (nothing when there are
-/// no hunks).
-pub fn side_by_side_html(view: &DiffView, locale: Locale) -> String {
+/// Writes the side-by-side view of the same hunks as an HTML table (nothing when there
+/// are no hunks).
+pub fn push_side_by_side(out: &mut String, view: &DiffView, locale: Locale) {
     if view.hunks.is_empty() {
-        return String::new();
+        return;
     }
-    let mut out = String::from("<table class=\"ds-diff-split\">\n");
+    out.raw("<table class=\"ds-diff-split\">\n");
     for hunk in &view.hunks {
-        fold_row(&mut out, hunk.folded_before, 4, locale);
+        fold_row(out, hunk.folded_before, locale);
         let mut i = 0;
         let lines = &hunk.lines;
         while i < lines.len() {
             if lines[i].kind == LineKind::Context {
-                out.push_str("<tr>");
-                side_cell(&mut out, Some(&lines[i]), true);
-                side_cell(&mut out, Some(&lines[i]), false);
-                out.push_str("</tr>\n");
+                out.raw("<tr>");
+                side_cell(out, Some(&lines[i]), true);
+                side_cell(out, Some(&lines[i]), false);
+                out.raw("</tr>\n");
                 i += 1;
                 continue;
             }
-            let mut removed = Vec::new();
-            let mut added = Vec::new();
+            let run = i;
             while i < lines.len() && lines[i].kind != LineKind::Context {
-                if lines[i].kind == LineKind::Removed {
-                    removed.push(&lines[i]);
-                } else {
-                    added.push(&lines[i]);
-                }
                 i += 1;
             }
+            let removed: Vec<&DiffLine> = lines[run..i]
+                .iter()
+                .filter(|l| l.kind == LineKind::Removed)
+                .collect();
+            let added: Vec<&DiffLine> = lines[run..i]
+                .iter()
+                .filter(|l| l.kind == LineKind::Added)
+                .collect();
             for k in 0..removed.len().max(added.len()) {
-                out.push_str("<tr>");
-                side_cell(&mut out, removed.get(k).copied(), true);
-                side_cell(&mut out, added.get(k).copied(), false);
-                out.push_str("</tr>\n");
+                out.raw("<tr>");
+                side_cell(out, removed.get(k).copied(), true);
+                side_cell(out, added.get(k).copied(), false);
+                out.raw("</tr>\n");
             }
         }
     }
-    fold_row(&mut out, view.folded_after, 4, locale);
-    out.push_str("</table>\n");
-    out
+    fold_row(out, view.folded_after, locale);
+    out.raw("</table>\n");
 }
 
-/// The header of the diff view: path (old → new for a rename), operation, counts.
-pub fn header_html(view: &DiffView, locale: Locale) -> String {
-    let mut out = String::from("<div class=\"ds-diff-header\"><span class=\"ds-path\">");
-    push_escaped(&mut out, &view.path);
-    out.push_str("</span>");
+/// Writes the header of the diff view: path (old → new for a rename), operation, counts.
+pub fn push_header(out: &mut String, view: &DiffView, locale: Locale) {
+    out.raw("<div class=\"ds-diff-header\"><span class=\"ds-path\">")
+        .text(&view.path)
+        .raw("</span>");
     if let Some(new_path) = &view.new_path {
-        out.push_str(" → <span class=\"ds-path ds-path-new\">");
-        push_escaped(&mut out, new_path);
-        out.push_str("</span>");
+        out.raw(" → <span class=\"ds-path ds-path-new\">")
+            .text(new_path)
+            .raw("</span>");
     }
     let op = match view.operation {
         FileOperation::Create => Some(Label::Created),
@@ -532,16 +538,15 @@ pub fn header_html(view: &DiffView, locale: Locale) -> String {
         FileOperation::Edit => None,
     };
     if let Some(op) = op {
-        out.push_str(&format!(
-            " <span class=\"ds-diff-op\">{}</span>",
-            escape(label(locale, op))
-        ));
+        out.raw(" <span class=\"ds-diff-op\">")
+            .text(label(locale, op))
+            .raw("</span>");
     }
-    out.push_str(&format!(
-        " <span class=\"ds-diff-count-added\">+{}</span> <span class=\"ds-diff-count-removed\">−{}</span></div>\n",
-        view.added, view.removed
-    ));
-    out
+    out.raw(" <span class=\"ds-diff-count-added\">+")
+        .num(view.added)
+        .raw("</span> <span class=\"ds-diff-count-removed\">−")
+        .num(view.removed)
+        .raw("</span></div>\n");
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A language of the labels.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum Locale {
@@ -37,6 +37,9 @@ pub enum Label {
     You,
     Assistant,
     Copy,
+    CopyCode,
+    CopyOutput,
+    Line,
     Lines,
     ExitCode,
     WorkingDirectory,
@@ -88,6 +91,9 @@ pub fn label(locale: Locale, key: Label) -> &'static str {
         You => ("You", "Du"),
         Assistant => ("Assistant", "Assistent"),
         Copy => ("Copy", "Kopieren"),
+        CopyCode => ("Copy code", "Code kopieren"),
+        CopyOutput => ("Copy output", "Ausgabe kopieren"),
+        Line => ("line", "Zeile"),
         Lines => ("lines", "Zeilen"),
         ExitCode => ("exit code", "Exit-Code"),
         WorkingDirectory => ("in", "in"),

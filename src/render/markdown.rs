@@ -74,6 +74,22 @@ pub fn render_markdown_with(
     options: &MarkdownOptions<'_>,
     slugs: &mut Slugs,
 ) -> String {
+    let mut html = String::with_capacity(source.len() * 3 / 2);
+    render_markdown_into(source, options, slugs, &mut html);
+    html
+}
+
+/// Renders one block of a larger Markdown text into `out`, carrying heading anchors in
+/// `slugs`.
+pub fn render_markdown_into(
+    source: &str,
+    options: &MarkdownOptions<'_>,
+    slugs: &mut Slugs,
+    out: &mut String,
+) {
+    if source.is_empty() {
+        return;
+    }
     MARKDOWN_BYTES.fetch_add(source.len() as u64, Ordering::Relaxed);
     let events = autolink(Parser::new_ext(source, parser_options()).collect());
     let mut out_events: Vec<Event<'_>> = Vec::with_capacity(events.len());
@@ -218,9 +234,7 @@ pub fn render_markdown_with(
         i += 1;
     }
     let out_events = drop_padding_cells(out_events);
-    let mut html = String::with_capacity(source.len() * 3 / 2);
-    pulldown_cmark::html::push_html(&mut html, out_events.into_iter());
-    html
+    pulldown_cmark::html::push_html(out, out_events.into_iter());
 }
 
 /// GitHub's extended autolinks: bare `http(s)://…` and `www.…` URLs and e-mail

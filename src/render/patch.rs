@@ -1,22 +1,34 @@
-//! Incremental rendering: [`HtmlView`] turns the [`Changes`] of a [`DocStream`]
-//! (`take_changes()`) into [`Patch`]es, and [`PageModel`] applies them to an in-memory
-//! page, so that applying every patch gives exactly [`render_conversation`]'s HTML.
+//! Patches: what [`HtmlView`](super::HtmlView) hands out to bring a page up to date, in
+//! a compact wire form ([`PatchWriter`]) that crosses the WebAssembly boundary as one
+//! string, and as typed values ([`Patch`], decoded from it).
 //!
-//! A growing text document re-renders only its unfinished tail; finished blocks are
-//! rendered once and appended.
+//! # The wire form
 //!
-//! [`DocStream`]: crate::DocStream
-//! [`render_conversation`]: super::render_conversation
+//! A sequence of records, each a header line of space-separated fields ending in `\n`,
+//! then, for records that carry one, a payload whose length (the last header field) is
+//! counted in UTF-16 code units, so that JavaScript can slice it out of the string:
+//!
+//! | record | fields | payload |
+//! |---|---|---|
+//! | `t` | turn, length | the turn's element (header, no documents) |
+//! | `h` | turn, length | the turn's new header element |
+//! | `i` | turn, index, length | the document's element, to insert at `index` |
+//! | `d` | turn, index, length | the document's new element |
+//! | `a` | turn, index, part, length | HTML to append to the part |
+//! | `r` | turn, index, part, length | the part's new content (resets its builder) |
+//! | `o` | turn, index, part, tag | — (opens an element in the part's builder) |
+//! | `s` | turn, index, part, attribute, length | the value, for the builder's open element |
+//! | `x` | turn, index, part, length | text (not HTML) to append in the builder |
+//! | `c` | turn, index, part | — (closes the builder's open element) |
+//!
+//! A part's builder appends below its innermost open element; text arrives unescaped
+//! and is added as a text node (or escaped, in [`PageModel`]).
 
 use serde::{Deserialize, Serialize};
 
-use super::blocks::{SplitState, advance, has_reference_definition};
-use super::markdown::{MarkdownOptions, Slugs, render_markdown_with};
-use super::{
-    CONVERSATION_CLOSE, CONVERSATION_OPEN, RenderOptions, TURN_CLOSE, document_open,
-    render_document, render_turn_header, text_document_html, todo_changes, turn_open,
-};
-use crate::model::{Changes, Conversation, DocChange, Document, Meta, TextFormat};
+use super::escape::{Markup, push_escaped};
+use super::parts::{Attr, Part, Tag};
+use super::{CONVERSATION_CLOSE, CONVERSATION_OPEN};
 
 /// One change to the rendered page.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -24,28 +36,27 @@ use crate::model::{Changes, Conversation, DocChange, Document, Meta, TextFormat}
 #[serde(tag = "op", rename_all = "snake_case")]
 #[must_use = "patches must be applied to the page"]
 pub enum Patch {
-    /// Append a turn element (without documents; they follow as `insert_document`).
+    /// Insert a turn element at `turn` (without documents; they follow as
+    /// `insert_document`).
     InsertTurn {
         /// Index of the turn.
         turn: usize,
         /// The turn element: opening tag, header, closing tag.
         html: String,
     },
-    /// Replace the header element of a turn (prompt, or model, status, usage …).
+    /// Replace the header element of a turn (its first child).
     ReplaceTurnHeader {
         /// Index of the turn.
         turn: usize,
         /// The new header element.
         html: String,
     },
-    /// Insert a document element at `index` within its turn.
+    /// Insert a document element at `index` within its turn (after the header).
     InsertDocument {
         /// Index of the turn.
         turn: usize,
         /// Index within the turn's documents.
         index: usize,
-        /// The document's id (`data-doc-id`).
-        id: String,
         /// The document element.
         html: String,
     },
@@ -55,340 +66,353 @@ pub enum Patch {
         turn: usize,
         /// Index within the turn's documents.
         index: usize,
-        /// The document's id.
-        id: String,
         /// The new document element.
         html: String,
     },
-    /// Append finished blocks to a text document's `.ds-blocks` element.
-    AppendBlocks {
+    /// Append HTML to a part of a document.
+    AppendPart {
         /// Index of the turn.
         turn: usize,
         /// Index within the turn's documents.
         index: usize,
-        /// The document's id.
-        id: String,
-        /// HTML of the blocks.
+        /// The part.
+        part: Part,
+        /// HTML to append.
         html: String,
     },
-    /// Replace the content of a text document's `.ds-tail` element.
-    ReplaceTail {
+    /// Replace the content of a part of a document (its builder starts again at the
+    /// part's element).
+    ReplacePart {
         /// Index of the turn.
         turn: usize,
         /// Index within the turn's documents.
         index: usize,
-        /// The document's id.
-        id: String,
-        /// HTML of the unfinished tail.
+        /// The part.
+        part: Part,
+        /// The new content.
         html: String,
     },
-}
-
-/// Render cache of one document.
-#[derive(Debug, Clone)]
-enum DocCache {
-    /// Anything rendered whole.
-    Whole(String),
-    /// A Markdown text: finished blocks, tail.
-    Text {
-        open: String,
-        blocks: String,
-        tail: String,
-        tail_start: usize,
-        state: SplitState,
-        slugs: Slugs,
-        no_split: bool,
+    /// Open an element below the innermost open element of a part's builder.
+    OpenElement {
+        /// Index of the turn.
+        turn: usize,
+        /// Index within the turn's documents.
+        index: usize,
+        /// The part.
+        part: Part,
+        /// The element.
+        tag: Tag,
+    },
+    /// Set an attribute of the innermost open element of a part's builder.
+    SetAttr {
+        /// Index of the turn.
+        turn: usize,
+        /// Index within the turn's documents.
+        index: usize,
+        /// The part.
+        part: Part,
+        /// The attribute.
+        attr: Attr,
+        /// Its value.
+        value: String,
+    },
+    /// Append text (not HTML) below the innermost open element of a part's builder.
+    AppendText {
+        /// Index of the turn.
+        turn: usize,
+        /// Index within the turn's documents.
+        index: usize,
+        /// The part.
+        part: Part,
+        /// The text.
+        text: String,
+    },
+    /// Close the innermost open element of a part's builder.
+    CloseElement {
+        /// Index of the turn.
+        turn: usize,
+        /// Index within the turn's documents.
+        index: usize,
+        /// The part.
+        part: Part,
     },
 }
 
-/// The incremental renderer: owns the render caches of a page.
+/// Where a document is: turn and index within the turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct At {
+    /// Index of the turn.
+    pub turn: usize,
+    /// Index within the turn's documents.
+    pub index: usize,
+}
+
+/// Length of a string in UTF-16 code units (what JavaScript's `length` counts).
+pub fn utf16_len(s: &str) -> usize {
+    s.bytes()
+        .map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
+        .sum()
+}
+
+/// Writes patches in the wire form, appending to one growing string.
 #[derive(Debug, Clone, Default)]
-pub struct HtmlView {
-    options: RenderOptions,
-    opens: Vec<String>,
-    headers: Vec<String>,
-    docs: Vec<Vec<DocCache>>,
+pub struct PatchWriter {
+    buf: String,
+    /// Bytes of payload written (HTML, text, values), a work counter.
+    payload_bytes: u64,
+    /// Records written.
+    records: u64,
 }
 
-impl HtmlView {
-    /// A renderer for an empty page.
-    pub fn new(options: RenderOptions) -> HtmlView {
-        HtmlView {
-            options,
-            opens: Vec::new(),
-            headers: Vec::new(),
-            docs: Vec::new(),
+impl PatchWriter {
+    /// An empty writer.
+    pub fn new() -> PatchWriter {
+        PatchWriter::default()
+    }
+
+    /// True when nothing was written since the last take.
+    pub fn is_empty(&self) -> bool {
+        self.buf.is_empty()
+    }
+
+    /// The records written since the last take.
+    pub fn as_str(&self) -> &str {
+        &self.buf
+    }
+
+    /// Takes the records written, leaving the writer empty (its capacity kept when the
+    /// caller hands the string back with [`recycle`](Self::recycle)).
+    pub fn take(&mut self) -> String {
+        std::mem::take(&mut self.buf)
+    }
+
+    /// Clears the records written, keeping the allocation.
+    pub fn clear(&mut self) {
+        self.buf.clear();
+    }
+
+    /// Gives back a string from [`take`](Self::take) to write into again.
+    pub fn recycle(&mut self, mut buf: String) {
+        if self.buf.is_empty() {
+            buf.clear();
+            self.buf = buf;
         }
     }
 
-    /// The patches that bring the page up to date with `conversation`, given what
-    /// changed since the last call.
-    pub fn update(&mut self, conversation: &Conversation, changes: &Changes) -> Vec<Patch> {
-        let mut patches = Vec::new();
-        let updates = todo_changes(conversation);
-        let todo_changed = changes.documents.keys().any(|k| {
-            doc_at(conversation, k.turn, k.index)
-                .is_some_and(|d| matches!(d.meta, Meta::TodoUpdate(_)))
-        });
-        // New turns (and any turn the view has not seen: robust to missed records).
-        for (t, turn) in conversation.turns.iter().enumerate() {
-            let header = render_turn_header(turn, &self.options);
-            if t >= self.headers.len() {
-                let open = turn_open(t, turn);
-                let mut html = open.clone();
-                html.push_str(&header);
-                html.push_str(TURN_CLOSE);
-                patches.push(Patch::InsertTurn { turn: t, html });
-                self.opens.push(open);
-                self.headers.push(header);
-                self.docs.push(Vec::new());
-            } else if (changes.turns_updated.contains(&t) || changes.turns_added.contains(&t))
-                && self.headers[t] != header
-            {
-                patches.push(Patch::ReplaceTurnHeader {
-                    turn: t,
-                    html: header.clone(),
-                });
-                self.headers[t] = header;
-            }
-        }
-        for (t, turn) in conversation.turns.iter().enumerate() {
-            let crate::model::Turn::Assistant(r) = turn else {
-                continue;
-            };
-            for (i, doc) in r.documents.iter().enumerate() {
-                let key = crate::model::DocKey { turn: t, index: i };
-                let change = changes.documents.get(&key).copied();
-                let changed =
-                    change.is_some() || (todo_changed && matches!(doc.meta, Meta::Plan(_)));
-                if i >= self.docs[t].len() {
-                    let cache = self.fresh(doc, &updates);
-                    patches.push(Patch::InsertDocument {
-                        turn: t,
-                        index: i,
-                        id: doc.id.clone(),
-                        html: cache_html(&cache),
-                    });
-                    self.docs[t].push(cache);
-                } else if changed {
-                    self.refresh(t, i, doc, change, &updates, &mut patches);
-                }
-            }
-        }
-        patches
+    /// Payload bytes written over the writer's life (a deterministic work counter).
+    pub fn payload_bytes(&self) -> u64 {
+        self.payload_bytes
     }
 
-    /// The options the view renders with.
-    pub fn options(&self) -> &RenderOptions {
-        &self.options
+    /// Records written over the writer's life.
+    pub fn records(&self) -> u64 {
+        self.records
     }
 
-    /// The HTML of the page as the patches so far leave it (the conversation element),
-    /// assembled from the render caches: after [`update`](HtmlView::update) with every
-    /// change, it equals [`render_conversation`](super::render_conversation)'s output
-    /// without rendering anything again.
-    pub fn html(&self) -> String {
-        let mut out = String::from(CONVERSATION_OPEN);
-        for (t, open) in self.opens.iter().enumerate() {
-            out.push_str(open);
-            out.push_str(&self.headers[t]);
-            for cache in &self.docs[t] {
-                out.push_str(&cache_html(cache));
-            }
-            out.push_str(TURN_CLOSE);
-        }
-        out.push_str(CONVERSATION_CLOSE);
-        out
-    }
-
-    fn fresh(&self, doc: &Document, updates: &[&crate::model::TodoChange]) -> DocCache {
-        match &doc.meta {
-            Meta::Text(m) if m.format == TextFormat::Markdown => {
-                let mut cache = DocCache::Text {
-                    open: document_open(doc),
-                    blocks: String::new(),
-                    tail: String::new(),
-                    tail_start: 0,
-                    state: SplitState::default(),
-                    slugs: Slugs::default(),
-                    no_split: false,
-                };
-                self.grow(&mut cache, doc);
-                cache
-            }
-            _ => DocCache::Whole(render_document(doc, &self.options, updates)),
+    fn head(&mut self, op: &str, fields: &[usize]) {
+        self.records += 1;
+        self.buf.raw(op);
+        for &f in fields {
+            self.buf.raw(" ").num(f as u64);
         }
     }
 
-    /// Brings a text cache up to date; returns the newly finished blocks' HTML.
-    fn grow(&self, cache: &mut DocCache, doc: &Document) -> String {
-        let DocCache::Text {
-            blocks,
-            tail,
-            tail_start,
-            state,
-            slugs,
-            no_split,
-            ..
-        } = cache
-        else {
-            return String::new();
-        };
-        let text = doc.text();
-        let opts = MarkdownOptions {
-            image_origins_allowed: &self.options.image_origins_allowed,
-            anchor_prefix: &doc.id,
-        };
-        let mut appended = String::new();
-        if !*no_split {
-            // Only the unscanned part can hold a new reference definition.
-            let from = state.scanned.min(text.len());
-            let from = text[..from].rfind('\n').map_or(0, |p| p + 1);
-            if has_reference_definition(&text[from..]) {
-                *no_split = true;
-            } else {
-                for p in advance(text, state) {
-                    let html = render_markdown_with(&text[*tail_start..p], &opts, slugs);
-                    appended.push_str(&html);
-                    *tail_start = p;
-                }
-                blocks.push_str(&appended);
-            }
-        }
-        let mut tail_slugs = slugs.clone();
-        *tail = render_markdown_with(&text[*tail_start..], &opts, &mut tail_slugs);
-        appended
+    fn payload(&mut self, s: &str) {
+        self.payload_bytes += s.len() as u64;
+        self.buf.raw(" ").num(utf16_len(s) as u64).raw("\n").raw(s);
     }
 
-    fn refresh(
-        &mut self,
-        t: usize,
-        i: usize,
-        doc: &Document,
-        change: Option<DocChange>,
-        updates: &[&crate::model::TodoChange],
-        patches: &mut Vec<Patch>,
-    ) {
-        let id = doc.id.clone();
-        let old = &self.docs[t][i];
-        // A text cache survives when the document is still the same Markdown text and
-        // its content was only appended to (so the finished blocks' text is unchanged).
-        let appended_only = matches!(change, Some(DocChange::Appended { .. }));
-        let reuse = appended_only
-            && match (old, &doc.meta) {
-                (
-                    DocCache::Text {
-                        open,
-                        tail_start,
-                        no_split,
-                        ..
-                    },
-                    Meta::Text(m),
-                ) => {
-                    m.format == TextFormat::Markdown
-                        && *open == document_open(doc)
-                        && !*no_split
-                        && doc.text().len() >= *tail_start
-                        && doc.text().is_char_boundary(*tail_start)
-                }
-                _ => false,
-            };
-        if reuse {
-            let mut cache = self.docs[t][i].clone();
-            let old_tail = match &cache {
-                DocCache::Text { tail, .. } => tail.clone(),
-                DocCache::Whole(_) => String::new(),
-            };
-            let appended = self.grow(&mut cache, doc);
-            if let DocCache::Text { no_split: true, .. } = cache {
-                // A reference definition appeared: start again, unsplit.
-                let cache = self.fresh_unsplit(doc);
-                patches.push(Patch::ReplaceDocument {
-                    turn: t,
-                    index: i,
-                    id,
-                    html: cache_html(&cache),
-                });
-                self.docs[t][i] = cache;
-                return;
-            }
-            if !appended.is_empty() {
-                patches.push(Patch::AppendBlocks {
-                    turn: t,
-                    index: i,
-                    id: id.clone(),
-                    html: appended,
-                });
-            }
-            if let DocCache::Text { tail, .. } = &cache
-                && *tail != old_tail
-            {
-                patches.push(Patch::ReplaceTail {
-                    turn: t,
-                    index: i,
-                    id,
-                    html: tail.clone(),
-                });
-            }
-            self.docs[t][i] = cache;
+    fn part_head(&mut self, op: &str, at: At, part: Part) {
+        self.head(op, &[at.turn, at.index]);
+        self.buf.raw(" ").raw(part.name());
+    }
+
+    /// A new turn element.
+    pub fn insert_turn(&mut self, turn: usize, html: &str) {
+        self.head("t", &[turn]);
+        self.payload(html);
+    }
+
+    /// A turn's new header element.
+    pub fn replace_turn_header(&mut self, turn: usize, html: &str) {
+        self.head("h", &[turn]);
+        self.payload(html);
+    }
+
+    /// A new document element.
+    pub fn insert_document(&mut self, at: At, html: &str) {
+        self.head("i", &[at.turn, at.index]);
+        self.payload(html);
+    }
+
+    /// A document's new element.
+    pub fn replace_document(&mut self, at: At, html: &str) {
+        self.head("d", &[at.turn, at.index]);
+        self.payload(html);
+    }
+
+    /// HTML appended to a part.
+    pub fn append_part(&mut self, at: At, part: Part, html: &str) {
+        self.part_head("a", at, part);
+        self.payload(html);
+    }
+
+    /// A part's new content.
+    pub fn replace_part(&mut self, at: At, part: Part, html: &str) {
+        self.part_head("r", at, part);
+        self.payload(html);
+    }
+
+    /// Opens an element in a part's builder.
+    pub fn open_element(&mut self, at: At, part: Part, tag: Tag) {
+        self.part_head("o", at, part);
+        self.buf.raw(" ").raw(tag.name()).raw("\n");
+    }
+
+    /// Sets an attribute of a part's builder's open element.
+    pub fn set_attr(&mut self, at: At, part: Part, attr: Attr, value: &str) {
+        self.part_head("s", at, part);
+        self.buf.raw(" ").raw(attr.name());
+        self.payload(value);
+    }
+
+    /// Appends text in a part's builder.
+    pub fn append_text(&mut self, at: At, part: Part, text: &str) {
+        if text.is_empty() {
             return;
         }
-        let cache = match &doc.meta {
-            Meta::Text(m)
-                if m.format == TextFormat::Markdown && has_reference_definition(doc.text()) =>
-            {
-                self.fresh_unsplit(doc)
+        self.part_head("x", at, part);
+        self.payload(text);
+    }
+
+    /// Closes a part's builder's open element.
+    pub fn close_element(&mut self, at: At, part: Part) {
+        self.part_head("c", at, part);
+        self.buf.raw("\n");
+    }
+}
+
+/// A wire record that could not be read (a bug, or a string not from a writer).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    /// Byte offset of the record.
+    pub offset: usize,
+}
+
+/// Decodes the wire form into patches.
+pub fn decode(wire: &str) -> Result<Vec<Patch>, DecodeError> {
+    let mut out = Vec::new();
+    let mut pos = 0;
+    while pos < wire.len() {
+        let err = DecodeError { offset: pos };
+        let nl = wire[pos..].find('\n').ok_or(err.clone())? + pos;
+        let mut fields = wire[pos..nl].split(' ');
+        let op = fields.next().ok_or(err.clone())?;
+        let num = |f: Option<&str>| f.and_then(|f| f.parse::<usize>().ok()).ok_or(err.clone());
+        let mut payload = |len: usize| -> Result<String, DecodeError> {
+            let start = nl + 1;
+            let end = utf16_offset(&wire[start..], len).ok_or(DecodeError { offset: pos })? + start;
+            pos = end;
+            Ok(wire[start..end].to_owned())
+        };
+        let patch = match op {
+            "t" | "h" => {
+                let turn = num(fields.next())?;
+                let html = payload(num(fields.next())?)?;
+                if op == "t" {
+                    Patch::InsertTurn { turn, html }
+                } else {
+                    Patch::ReplaceTurnHeader { turn, html }
+                }
             }
-            _ => self.fresh(doc, updates),
+            "i" | "d" => {
+                let (turn, index) = (num(fields.next())?, num(fields.next())?);
+                let html = payload(num(fields.next())?)?;
+                if op == "i" {
+                    Patch::InsertDocument { turn, index, html }
+                } else {
+                    Patch::ReplaceDocument { turn, index, html }
+                }
+            }
+            _ => {
+                let (turn, index) = (num(fields.next())?, num(fields.next())?);
+                let part = fields.next().and_then(Part::parse).ok_or(err.clone())?;
+                match op {
+                    "a" | "r" | "x" => {
+                        let text = payload(num(fields.next())?)?;
+                        match op {
+                            "a" => Patch::AppendPart {
+                                turn,
+                                index,
+                                part,
+                                html: text,
+                            },
+                            "r" => Patch::ReplacePart {
+                                turn,
+                                index,
+                                part,
+                                html: text,
+                            },
+                            _ => Patch::AppendText {
+                                turn,
+                                index,
+                                part,
+                                text,
+                            },
+                        }
+                    }
+                    "s" => {
+                        let attr = fields.next().and_then(Attr::parse).ok_or(err.clone())?;
+                        let value = payload(num(fields.next())?)?;
+                        Patch::SetAttr {
+                            turn,
+                            index,
+                            part,
+                            attr,
+                            value,
+                        }
+                    }
+                    "o" => {
+                        let tag = fields.next().and_then(Tag::parse).ok_or(err.clone())?;
+                        pos = nl + 1;
+                        Patch::OpenElement {
+                            turn,
+                            index,
+                            part,
+                            tag,
+                        }
+                    }
+                    "c" => {
+                        pos = nl + 1;
+                        Patch::CloseElement { turn, index, part }
+                    }
+                    _ => return Err(err),
+                }
+            }
         };
-        let html = cache_html(&cache);
-        if html != cache_html(&self.docs[t][i]) {
-            patches.push(Patch::ReplaceDocument {
-                turn: t,
-                index: i,
-                id,
-                html,
-            });
-        }
-        self.docs[t][i] = cache;
+        out.push(patch);
     }
-
-    fn fresh_unsplit(&self, doc: &Document) -> DocCache {
-        let opts = MarkdownOptions {
-            image_origins_allowed: &self.options.image_origins_allowed,
-            anchor_prefix: &doc.id,
-        };
-        DocCache::Text {
-            open: document_open(doc),
-            blocks: String::new(),
-            tail: render_markdown_with(doc.text(), &opts, &mut Slugs::default()),
-            tail_start: 0,
-            state: SplitState::default(),
-            slugs: Slugs::default(),
-            no_split: true,
-        }
-    }
+    Ok(out)
 }
 
-fn doc_at(c: &Conversation, turn: usize, index: usize) -> Option<&Document> {
-    match c.turns.get(turn)? {
-        crate::model::Turn::Assistant(r) => r.documents.get(index),
-        crate::model::Turn::User(_) => None,
+/// The byte offset after `units` UTF-16 code units of `s`.
+fn utf16_offset(s: &str, units: usize) -> Option<usize> {
+    let mut n = 0;
+    for (i, c) in s.char_indices() {
+        if n == units {
+            return Some(i);
+        }
+        n += c.len_utf16();
+        if n > units {
+            return None;
+        }
     }
-}
-
-fn cache_html(cache: &DocCache) -> String {
-    match cache {
-        DocCache::Whole(h) => h.clone(),
-        DocCache::Text {
-            open, blocks, tail, ..
-        } => text_document_html(open, blocks, tail),
-    }
+    (n == units).then_some(s.len())
 }
 
 /// A rendered page held in memory, to which patches apply (what a browser's DOM does
 /// with them). Its [`html`](PageModel::html) equals `render_conversation`'s output once
-/// every patch is applied.
+/// every patch of a finished stream is applied.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PageModel {
     turns: Vec<TurnModel>,
@@ -401,33 +425,143 @@ struct TurnModel {
     docs: Vec<DocModel>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum DocModel {
-    Whole(String),
-    Text {
-        open: String,
-        blocks: String,
-        tail: String,
-    },
+/// A document as a list of segments: markup between parts, and parts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct DocModel {
+    segments: Vec<Segment>,
 }
 
-const BLOCKS_OPEN: &str = "<div class=\"ds-blocks\">";
-const BLOCKS_TO_TAIL: &str = "</div>\n<div class=\"ds-tail\">";
-const TAIL_CLOSE: &str = "</div>\n</div>\n";
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Segment {
+    Markup(String),
+    Part(Part, PartModel),
+}
 
-fn parse_doc(html: &str) -> DocModel {
-    if let Some(b) = html.find(BLOCKS_OPEN)
-        && html.contains("class=\"ds-doc ds-text\"")
-        && html.ends_with(TAIL_CLOSE)
-        && let Some(m) = html.rfind(BLOCKS_TO_TAIL)
-    {
-        return DocModel::Text {
-            open: html[..b].to_owned(),
-            blocks: html[b + BLOCKS_OPEN.len()..m].to_owned(),
-            tail: html[m + BLOCKS_TO_TAIL.len()..html.len() - TAIL_CLOSE.len()].to_owned(),
-        };
+/// A part's content: finished HTML and the elements its builder has open.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct PartModel {
+    html: String,
+    open: Vec<OpenModel>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct OpenModel {
+    tag: Tag,
+    attrs: Vec<(Attr, String)>,
+    inner: String,
+}
+
+fn element_html(e: &OpenModel) -> String {
+    let mut s = String::new();
+    s.raw("<").raw(e.tag.name());
+    for (a, v) in &e.attrs {
+        s.raw(" ").raw(a.name()).raw("=\"").text(v).raw("\"");
     }
-    DocModel::Whole(html.to_owned())
+    s.raw(">");
+    if !e.tag.is_void() {
+        s.raw(&e.inner).raw("</").raw(e.tag.name()).raw(">");
+    }
+    s
+}
+
+impl PartModel {
+    fn html(&self) -> String {
+        let mut inner = String::new();
+        for e in self.open.iter().rev() {
+            let mut e = e.clone();
+            e.inner.push_str(&inner);
+            inner = element_html(&e);
+        }
+        format!("{}{inner}", self.html)
+    }
+
+    fn sink(&mut self) -> &mut String {
+        match self.open.last_mut() {
+            Some(e) => &mut e.inner,
+            None => &mut self.html,
+        }
+    }
+}
+
+/// Splits a document element's HTML into markup and parts (`data-part="…"` elements,
+/// found by the attribute the renderer writes on every part).
+fn parse_doc(html: &str) -> DocModel {
+    let mut segments = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find(" data-part=\"") {
+        let name_start = at + " data-part=\"".len();
+        let Some(name_len) = rest[name_start..].find('"') else {
+            break;
+        };
+        let Some(part) = Part::parse(&rest[name_start..name_start + name_len]) else {
+            break;
+        };
+        let Some(gt) = rest[name_start..].find('>') else {
+            break;
+        };
+        let content_start = name_start + gt + 1;
+        let tag_start = rest[..at].rfind('<').unwrap_or(0);
+        let tag = rest[tag_start + 1..]
+            .split([' ', '>'])
+            .next()
+            .unwrap_or_default();
+        let Some(len) = element_content_len(&rest[content_start..], tag) else {
+            break;
+        };
+        segments.push(Segment::Markup(rest[..content_start].to_owned()));
+        segments.push(Segment::Part(
+            part,
+            PartModel {
+                html: rest[content_start..content_start + len].to_owned(),
+                open: Vec::new(),
+            },
+        ));
+        rest = &rest[content_start + len..];
+    }
+    segments.push(Segment::Markup(rest.to_owned()));
+    DocModel { segments }
+}
+
+/// The length of an element's content up to its closing tag, counting elements of the
+/// same name nested inside (the renderer's HTML is well formed and its text escaped).
+fn element_content_len(html: &str, tag: &str) -> Option<usize> {
+    let open = format!("<{tag}");
+    let close = format!("</{tag}>");
+    let mut depth = 0usize;
+    let mut pos = 0;
+    loop {
+        let next_close = html[pos..].find(&close)? + pos;
+        match html[pos..next_close].find(&open) {
+            Some(o) if html[pos + o + open.len()..].starts_with([' ', '>']) => {
+                depth += 1;
+                pos += o + open.len();
+            }
+            Some(o) => pos += o + open.len(),
+            None if depth == 0 => return Some(next_close),
+            None => {
+                depth -= 1;
+                pos = next_close + close.len();
+            }
+        }
+    }
+}
+
+impl DocModel {
+    fn part(&mut self, part: Part) -> Option<&mut PartModel> {
+        self.segments.iter_mut().find_map(|s| match s {
+            Segment::Part(p, m) if *p == part => Some(m),
+            _ => None,
+        })
+    }
+
+    fn html(&self, out: &mut String) {
+        for s in &self.segments {
+            match s {
+                Segment::Markup(m) => out.push_str(m),
+                Segment::Part(_, p) => out.push_str(&p.html()),
+            }
+        }
+    }
 }
 
 impl PageModel {
@@ -436,12 +570,23 @@ impl PageModel {
         PageModel::default()
     }
 
-    /// Applies one patch. Patches naming a turn or document the page does not have are
-    /// ignored.
+    /// Applies patches in the wire form.
+    ///
+    /// # Errors
+    /// A record that cannot be read.
+    pub fn apply_wire(&mut self, wire: &str) -> Result<(), DecodeError> {
+        for p in decode(wire)? {
+            self.apply(&p);
+        }
+        Ok(())
+    }
+
+    /// Applies one patch. Patches naming a turn, document or part the page does not have
+    /// are ignored.
     pub fn apply(&mut self, patch: &Patch) {
         match patch {
             Patch::InsertTurn { turn, html } => {
-                let body = html.strip_suffix(TURN_CLOSE).unwrap_or(html);
+                let body = html.strip_suffix(super::turn::TURN_CLOSE).unwrap_or(html);
                 let split = body.find('\n').map_or(0, |p| p + 1);
                 let model = TurnModel {
                     open: body[..split].to_owned(),
@@ -453,36 +598,97 @@ impl PageModel {
             }
             Patch::ReplaceTurnHeader { turn, html } => {
                 if let Some(t) = self.turns.get_mut(*turn) {
-                    t.header = html.clone();
+                    t.header.clone_from(html);
                 }
             }
-            Patch::InsertDocument {
-                turn, index, html, ..
-            } => {
+            Patch::InsertDocument { turn, index, html } => {
                 if let Some(t) = self.turns.get_mut(*turn) {
                     let at = (*index).min(t.docs.len());
                     t.docs.insert(at, parse_doc(html));
                 }
             }
-            Patch::ReplaceDocument {
-                turn, index, html, ..
-            } => {
+            Patch::ReplaceDocument { turn, index, html } => {
                 if let Some(d) = self.doc_mut(*turn, *index) {
                     *d = parse_doc(html);
                 }
             }
-            Patch::AppendBlocks {
-                turn, index, html, ..
+            Patch::AppendPart {
+                turn,
+                index,
+                part,
+                html,
             } => {
-                if let Some(DocModel::Text { blocks, .. }) = self.doc_mut(*turn, *index) {
-                    blocks.push_str(html);
+                if let Some(p) = self.part_mut(*turn, *index, *part) {
+                    p.sink().push_str(html);
                 }
             }
-            Patch::ReplaceTail {
-                turn, index, html, ..
+            Patch::ReplacePart {
+                turn,
+                index,
+                part,
+                html,
             } => {
-                if let Some(DocModel::Text { tail, .. }) = self.doc_mut(*turn, *index) {
-                    *tail = html.clone();
+                if let Some(p) = self.part_mut(*turn, *index, *part) {
+                    *p = PartModel {
+                        html: html.clone(),
+                        open: Vec::new(),
+                    };
+                }
+            }
+            Patch::OpenElement {
+                turn,
+                index,
+                part,
+                tag,
+            } => {
+                if let Some(p) = self.part_mut(*turn, *index, *part) {
+                    if tag.is_void() {
+                        let e = OpenModel {
+                            tag: *tag,
+                            attrs: Vec::new(),
+                            inner: String::new(),
+                        };
+                        p.sink().push_str(&element_html(&e));
+                    } else {
+                        p.open.push(OpenModel {
+                            tag: *tag,
+                            attrs: Vec::new(),
+                            inner: String::new(),
+                        });
+                    }
+                }
+            }
+            Patch::SetAttr {
+                turn,
+                index,
+                part,
+                attr,
+                value,
+            } => {
+                if let Some(e) = self
+                    .part_mut(*turn, *index, *part)
+                    .and_then(|p| p.open.last_mut())
+                {
+                    e.attrs.retain(|(a, _)| a != attr);
+                    e.attrs.push((*attr, value.clone()));
+                }
+            }
+            Patch::AppendText {
+                turn,
+                index,
+                part,
+                text,
+            } => {
+                if let Some(p) = self.part_mut(*turn, *index, *part) {
+                    push_escaped(p.sink(), text);
+                }
+            }
+            Patch::CloseElement { turn, index, part } => {
+                if let Some(p) = self.part_mut(*turn, *index, *part) {
+                    if let Some(e) = p.open.pop() {
+                        let html = element_html(&e);
+                        p.sink().push_str(&html);
+                    }
                 }
             }
         }
@@ -492,6 +698,10 @@ impl PageModel {
         self.turns.get_mut(turn)?.docs.get_mut(index)
     }
 
+    fn part_mut(&mut self, turn: usize, index: usize, part: Part) -> Option<&mut PartModel> {
+        self.doc_mut(turn, index)?.part(part)
+    }
+
     /// The page's HTML (the conversation element).
     pub fn html(&self) -> String {
         let mut out = String::from(CONVERSATION_OPEN);
@@ -499,16 +709,106 @@ impl PageModel {
             out.push_str(&t.open);
             out.push_str(&t.header);
             for d in &t.docs {
-                match d {
-                    DocModel::Whole(h) => out.push_str(h),
-                    DocModel::Text { open, blocks, tail } => {
-                        out.push_str(&text_document_html(open, blocks, tail))
-                    }
-                }
+                d.html(&mut out);
             }
-            out.push_str(TURN_CLOSE);
+            out.push_str(super::turn::TURN_CLOSE);
         }
         out.push_str(CONVERSATION_CLOSE);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_round_trips() {
+        let at = At { turn: 1, index: 2 };
+        let mut w = PatchWriter::new();
+        w.insert_turn(1, "<section>😀\n</section>\n");
+        w.append_part(at, Part::Blocks, "<p>a é</p>\n");
+        w.open_element(at, Part::Tail, Tag::Strong);
+        w.set_attr(at, Part::Tail, Attr::Href, "https://x.y/\n");
+        w.append_text(at, Part::Tail, "<b>");
+        w.close_element(at, Part::Tail);
+        let patches = decode(w.as_str()).unwrap();
+        assert_eq!(patches.len(), 6);
+        assert_eq!(
+            patches[4],
+            Patch::AppendText {
+                turn: 1,
+                index: 2,
+                part: Part::Tail,
+                text: "<b>".into()
+            }
+        );
+        assert_eq!(
+            patches[3],
+            Patch::SetAttr {
+                turn: 1,
+                index: 2,
+                part: Part::Tail,
+                attr: Attr::Href,
+                value: "https://x.y/\n".into()
+            }
+        );
+    }
+
+    #[test]
+    fn utf16_lengths() {
+        assert_eq!(utf16_len("aé€😀"), 1 + 1 + 1 + 2);
+        assert_eq!("aé€😀".encode_utf16().count(), 5);
+    }
+
+    #[test]
+    fn builders_nest_and_escape() {
+        let mut page = PageModel::new();
+        page.apply(&Patch::InsertTurn {
+            turn: 0,
+            html: "<section>\n<h></h></section>\n".into(),
+        });
+        page.apply(&Patch::InsertDocument {
+            turn: 0,
+            index: 0,
+            html:
+                "<div class=\"ds-doc\">\n<div class=\"ds-tail\" data-part=\"tail\"></div>\n</div>\n"
+                    .into(),
+        });
+        let p = Part::Tail;
+        page.apply(&Patch::OpenElement {
+            turn: 0,
+            index: 0,
+            part: p,
+            tag: Tag::P,
+        });
+        page.apply(&Patch::AppendText {
+            turn: 0,
+            index: 0,
+            part: p,
+            text: "a<".into(),
+        });
+        page.apply(&Patch::OpenElement {
+            turn: 0,
+            index: 0,
+            part: p,
+            tag: Tag::A,
+        });
+        page.apply(&Patch::SetAttr {
+            turn: 0,
+            index: 0,
+            part: p,
+            attr: Attr::Href,
+            value: "h\"".into(),
+        });
+        page.apply(&Patch::AppendText {
+            turn: 0,
+            index: 0,
+            part: p,
+            text: "b".into(),
+        });
+        assert!(page.html().contains(
+            "<div class=\"ds-tail\" data-part=\"tail\"><p>a&lt;<a href=\"h&quot;\">b</a></p></div>"
+        ), "{}", page.html());
     }
 }

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::model::{PlanMeta, PlanTodo, TodoChange, TodoStatus};
+use crate::model::{PlanMeta, PlanTodo, TodoStatus};
 
 /// One todo of the plan view.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -62,22 +62,17 @@ pub struct PlanView {
     pub problems: Vec<PlanProblem>,
 }
 
-/// Builds the plan view, applying `updates` (the `todo_update`s that follow the plan, in
-/// order) to the todos' statuses.
-pub fn plan_view(meta: &PlanMeta, updates: &[&TodoChange]) -> PlanView {
-    let mut todos: Vec<PlanTodo> = meta.todos.clone();
-    for change in updates {
-        if let Some(t) = todos.iter_mut().find(|t| t.id == change.id) {
-            t.status = change.status;
-        }
-    }
+/// Builds the plan view of a plan as it stands (the normaliser has applied the
+/// `todo_update`s that follow it).
+pub fn plan_view(meta: &PlanMeta) -> PlanView {
+    let todos: &[PlanTodo] = &meta.todos;
     let index: HashMap<&str, usize> = todos
         .iter()
         .enumerate()
         .map(|(i, t)| (t.id.as_str(), i))
         .collect();
     let mut problems = Vec::new();
-    for t in &todos {
+    for t in todos {
         for d in &t.dependencies {
             if !index.contains_key(d.as_str()) {
                 problems.push(PlanProblem::UnknownDependency {
@@ -157,22 +152,19 @@ mod tests {
 
     #[test]
     fn orders_by_dependencies_and_reports_problems() {
+        let mut done = todo("a", &[]);
+        done.status = TodoStatus::Completed;
         let meta = PlanMeta {
             todos: vec![
                 todo("b", &["a"]),
-                todo("a", &[]),
+                done,
                 todo("c", &["x"]),
                 todo("d", &["e"]),
                 todo("e", &["d"]),
             ],
             ..PlanMeta::default()
         };
-        let done = TodoChange {
-            id: "a".into(),
-            status: TodoStatus::Completed,
-            content: None,
-        };
-        let v = plan_view(&meta, &[&done]);
+        let v = plan_view(&meta);
         let ids: Vec<&str> = v.todos.iter().map(|t| t.id.as_str()).collect();
         assert_eq!(ids, ["a", "b", "c", "d", "e"]);
         assert_eq!(v.todos[1].level, 1);

@@ -19,8 +19,11 @@ use wasm_bindgen::prelude::*;
 
 use crate::error::Error;
 use crate::render::labels::Locale;
-use crate::render::patch::HtmlView;
-use crate::render::{DiffMode, RenderOptions, diff_view_by_id, plan_view_by_id, progress};
+use crate::render::patch::{PatchWriter, decode};
+use crate::render::{
+    DiffMode, HtmlView, RenderOptions, diff_view_by_id, plan_view_by_id, progress,
+    render_conversation,
+};
 use crate::{Format, Limits, Options};
 
 pub use convert::{
@@ -169,10 +172,18 @@ fn render_options(options: &DocStreamOptions) -> Result<RenderOptions, JsValue> 
 
 /// A live conversation read from a byte stream, and its rendered page
 /// (`new DocStream(options)` in JS).
+///
+/// Two ways to use it:
+/// - `push(chunk)` and `finish()` return the patches as objects: simple;
+/// - `write(chunk)` only reads (it returns whether there is something new to show),
+///   `end()` ends the stream, and `pull()` hands out every patch since the last pull as
+///   one string in the wire form (`applyPatches` of `docstream/apply` applies it): one
+///   crossing of the boundary per frame, however many chunks arrived.
 #[wasm_bindgen(js_name = DocStream)]
 pub struct JsDocStream {
     inner: crate::DocStream,
     view: HtmlView,
+    wire: PatchWriter,
 }
 
 #[wasm_bindgen(js_class = DocStream)]
@@ -189,6 +200,7 @@ impl JsDocStream {
         Ok(JsDocStream {
             inner: crate::DocStream::new(stream_options(&options)?),
             view: HtmlView::new(render_options(&options)?),
+            wire: PatchWriter::new(),
         })
     }
 
@@ -226,8 +238,52 @@ impl JsDocStream {
     }
 
     fn patches(&mut self) -> Result<JsValue, JsValue> {
+        self.render();
+        let patches = decode(self.wire.as_str()).map_err(|e| {
+            js_error(
+                "DS_INTERNAL",
+                &format!("patch record at {} unreadable", e.offset),
+            )
+        })?;
+        self.wire.clear();
+        to_js(&patches)
+    }
+
+    /// Turns the changes read so far into patches in the wire buffer.
+    fn render(&mut self) {
         let changes = self.inner.take_changes();
-        to_js(&self.view.update(self.inner.conversation(), &changes))
+        if !changes.is_empty() {
+            self.view
+                .update_into(self.inner.conversation(), &changes, &mut self.wire);
+        }
+    }
+
+    /// Reads a chunk of bytes without rendering anything; returns `true` when there is
+    /// something new for `pull()`. Throws an `Error` with code `DS_FINISHED` after the
+    /// stream ended.
+    pub fn write(&mut self, chunk: &[u8]) -> Result<bool, JsValue> {
+        self.inner.push(chunk).map_err(from_error)?;
+        Ok(self.inner.has_changes())
+    }
+
+    /// `write` for a chunk of text.
+    #[wasm_bindgen(js_name = writeText)]
+    pub fn write_text(&mut self, chunk: &str) -> Result<bool, JsValue> {
+        self.inner.push_str(chunk).map_err(from_error)?;
+        Ok(self.inner.has_changes())
+    }
+
+    /// Ends the stream without rendering (see `finish`); the last patches come from
+    /// `pull()`. Throws an `Error` with code `DS_FINISHED` when the stream already ended.
+    pub fn end(&mut self) -> Result<(), JsValue> {
+        self.inner.finish().map_err(from_error)
+    }
+
+    /// Every patch since the last pull, as one string in the wire form (empty when
+    /// nothing changed); apply it with `applyPatches` of `docstream/apply`.
+    pub fn pull(&mut self) -> String {
+        self.render();
+        self.wire.take()
     }
 
     /// The conversation as plain objects (turns; responses in seed 000's shape).
@@ -236,9 +292,10 @@ impl JsDocStream {
         to_js(self.inner.conversation())
     }
 
-    /// The conversation element's HTML: what applying every patch so far gives.
+    /// The conversation element's HTML, rendered from the state at once: what applying
+    /// every patch gives once the stream is finished.
     pub fn html(&self) -> String {
-        self.view.html()
+        render_conversation(self.inner.conversation(), self.view.options())
     }
 
     /// One progress line per agent action (seed 001's `text` format), in `locale`.

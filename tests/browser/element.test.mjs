@@ -61,16 +61,26 @@ function streamChecked([bytes, cuts]) {
   const observer = new MutationObserver(() => {});
   observer.observe(conv, { childList: true, subtree: true, characterData: true, attributes: true });
   const problems = [];
+  const PART_OPS = new Set(['append_part', 'replace_part', 'open_element', 'set_attr', 'append_text', 'close_element']);
   const docOf = (node) => {
     const el = node.nodeType === 1 ? node : node.parentElement;
     return el?.closest('[data-doc-id]') ?? null;
+  };
+  const placeOf = (doc) => {
+    const turn = doc.closest('.ds-turn');
+    return { turn: [...conv.children].indexOf(turn), index: [...turn.children].indexOf(doc) - 1 };
   };
   const check = (patches, records) => {
     if (patches.length === 0 && records.some((r) => r.attributeName !== 'aria-busy'))
       problems.push(`DOM written although no patch: ${records.length} records`);
     for (const r of records) {
-      if (r.type === 'attributes') {
-        if (!(r.target === conv && r.attributeName === 'aria-busy')) problems.push(`attribute ${r.attributeName} changed`);
+      // A node built and then replaced within the same batch: the replacement's own
+      // record is what is checked.
+      if (!conv.contains(r.target)) continue;
+      // The element's own decoration of what a patch added.
+      if (r.type === 'attributes' && (r.attributeName === 'part' || r.attributeName === 'aria-pressed')) continue;
+      if (r.type === 'attributes' && r.target === conv) {
+        if (r.attributeName !== 'aria-busy') problems.push(`attribute ${r.attributeName} changed`);
         continue;
       }
       if (r.target === conv) {
@@ -79,22 +89,31 @@ function streamChecked([bytes, cuts]) {
         continue;
       }
       const doc = docOf(r.target);
-      if (doc) {
-        const id = doc.getAttribute('data-doc-id');
-        const mine = patches.filter((p) => p.id === id);
-        if (mine.length === 0) problems.push(`document ${id} changed without a patch`);
-        else if (mine.every((p) => p.op === 'replace_tail' || p.op === 'append_blocks')) {
-          const part = r.target.nodeType === 1 ? r.target.closest('.ds-blocks, .ds-tail') : r.target.parentElement?.closest('.ds-blocks, .ds-tail');
-          if (!part) problems.push(`document ${id}: a ${mine.map((p) => p.op)} patch changed more than blocks/tail`);
-          else if (part.classList.contains('ds-blocks') && (r.removedNodes.length || !mine.some((p) => p.op === 'append_blocks')))
-            problems.push(`document ${id}: finished blocks re-rendered`);
+      if (doc && doc !== r.target) {
+        const { turn, index } = placeOf(doc);
+        const mine = patches.filter((p) => p.turn === turn && p.index === index);
+        if (mine.length === 0) problems.push(`document ${turn}/${index} changed without a patch`);
+        else if (mine.every((p) => PART_OPS.has(p.op))) {
+          const el = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+          const part = el.closest('[data-part]');
+          const name = part?.getAttribute('data-part');
+          if (!part || docOf(part) !== doc || !mine.some((p) => p.part === name))
+            problems.push(`document ${turn}/${index}: a ${mine.map((p) => p.op)} patch changed more than its parts`);
+          else if (
+            (name === 'blocks' || name === 'lines') &&
+            r.removedNodes.length &&
+            !mine.some((p) => p.op === 'replace_part' && p.part === name)
+          )
+            problems.push(`document ${turn}/${index}: finished ${name} re-rendered`);
+          else if (r.type === 'attributes' && !mine.some((p) => p.op === 'set_attr'))
+            problems.push(`document ${turn}/${index}: attribute ${r.attributeName} changed without set_attr`);
         }
         continue;
       }
-      const turn = r.target.closest?.('.ds-turn');
-      if (turn && r.target === turn) {
-        const index = [...conv.children].indexOf(turn);
-        if (!patches.some((p) => p.turn === index && p.op !== 'append_blocks' && p.op !== 'replace_tail'))
+      const turnEl = r.target.closest?.('.ds-turn');
+      if (turnEl && (r.target === turnEl || r.target === doc)) {
+        const index = [...conv.children].indexOf(turnEl);
+        if (!patches.some((p) => p.turn === index && !PART_OPS.has(p.op)))
           problems.push(`turn ${index} changed without a patch`);
         continue;
       }
@@ -113,6 +132,7 @@ function streamChecked([bytes, cuts]) {
     at += n;
     const patches = ref.push(chunk);
     view.push(chunk);
+    view.flush();
     check(patches, observer.takeRecords());
     firstBlock ??= conv.querySelector('.ds-blocks > *');
   }
@@ -345,7 +365,7 @@ export const tests = [
       assert.equal(ev[0].detail.text, expected.code.replace(/\n$/, ''));
       assert.equal(clip, ev[0].detail.text);
 
-      await page.locator('#term .ds-terminal-command .ds-copy-output').first().click();
+      await page.locator('#term .ds-terminal-command .ds-copy[data-copy="output"]').first().click();
       await page.waitForFunction(() => window.T.events.filter((e) => e.type === 'docstream-copy').length === 2);
       clip = await page.evaluate(() => navigator.clipboard.readText());
       ev = await page.evaluate(() => window.T.events.filter((e) => e.type === 'docstream-copy'));

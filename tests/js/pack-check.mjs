@@ -27,12 +27,46 @@ const manifest = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('docs
 assert.equal(manifest.type, 'module');
 assert.deepEqual(manifest.sideEffects, ['./define.js']);
 
-/** Applies patches to a page held as strings (what a DOM does with them). */
+/** Applies patches to a page held as strings (what a DOM does with them): turns, and
+ * documents as markup with their parts (`data-part` elements) in between; a part holds
+ * finished HTML and the elements its builder has open. */
 class Page {
   turns = [];
   apply(list) {
     assert.ok(Array.isArray(list), 'patches are an array');
     for (const p of list) this.#one(p);
+  }
+  /** The wire form of `pull()`, read as the package's apply.js reads it. */
+  applyWire(wire) {
+    assert.equal(typeof wire, 'string');
+    let pos = 0;
+    while (pos < wire.length) {
+      const nl = wire.indexOf('\n', pos);
+      assert.ok(nl > pos, `a record header at ${pos}`);
+      const f = wire.slice(pos, nl).split(' ');
+      pos = nl + 1;
+      let payload = '';
+      if (f[0] !== 'o' && f[0] !== 'c') {
+        const n = Number(f.at(-1));
+        payload = wire.slice(pos, pos + n);
+        pos += n;
+      }
+      const [turn, index, part] = [Number(f[1]), Number(f[2]), f[3]];
+      const op = {
+        t: { op: 'insert_turn', turn, html: payload },
+        h: { op: 'replace_turn_header', turn, html: payload },
+        i: { op: 'insert_document', turn, index, html: payload },
+        d: { op: 'replace_document', turn, index, html: payload },
+        a: { op: 'append_part', turn, index, part, html: payload },
+        r: { op: 'replace_part', turn, index, part, html: payload },
+        o: { op: 'open_element', turn, index, part, tag: f[4] },
+        s: { op: 'set_attr', turn, index, part, attr: f[4], value: payload },
+        x: { op: 'append_text', turn, index, part, text: payload },
+        c: { op: 'close_element', turn, index, part },
+      }[f[0]];
+      assert.ok(op, `known record ${f[0]}`);
+      this.#one(op);
+    }
   }
   #one(p) {
     const turn = this.turns[p.turn];
@@ -41,43 +75,81 @@ class Page {
         const body = p.html.slice(0, -'</section>\n'.length);
         const nl = body.indexOf('\n') + 1;
         this.turns.splice(p.turn, 0, { open: body.slice(0, nl), header: body.slice(nl), docs: [] });
+        return;
+      }
+      case 'replace_turn_header': turn.header = p.html; return;
+      case 'insert_document': turn.docs.splice(p.index, 0, parseDoc(p.html)); return;
+      case 'replace_document': turn.docs[p.index] = parseDoc(p.html); return;
+    }
+    const part = turn.docs[p.index].parts.get(p.part);
+    assert.ok(part, `${p.op}: the document has a ${p.part} part`);
+    const sink = () => part.open.at(-1) ?? part;
+    switch (p.op) {
+      case 'append_part': sink().inner += p.html; break;
+      case 'replace_part': part.inner = p.html; part.open = []; break;
+      case 'open_element':
+        if (p.tag === 'hr') sink().inner += '<hr>';
+        else part.open.push({ tag: p.tag, attrs: [], inner: '' });
+        break;
+      case 'set_attr': part.open.at(-1).attrs.push([p.attr, p.value]); break;
+      case 'append_text': sink().inner += escape(p.text); break;
+      case 'close_element': {
+        const e = part.open.pop();
+        sink().inner += element(e);
         break;
       }
-      case 'replace_turn_header': turn.header = p.html; break;
-      case 'insert_document': turn.docs.splice(p.index, 0, parseDoc(p.html)); break;
-      case 'replace_document': turn.docs[p.index] = parseDoc(p.html); break;
-      case 'append_blocks': turn.docs[p.index].blocks += p.html; break;
-      case 'replace_tail': turn.docs[p.index].tail = p.html; break;
       default: assert.fail(`unknown op ${p.op}`);
-    }
-    if (p.op !== 'insert_turn' && p.op !== 'replace_turn_header') {
-      assert.equal(typeof p.id, 'string');
-      assert.ok(p.html.length >= 0 && Number.isInteger(p.index));
     }
   }
   html() {
     let out = '<main class="ds-conversation">\n';
     for (const t of this.turns) {
       out += t.open + t.header;
-      for (const d of t.docs) {
-        out += d.whole ?? `${d.open}<div class="ds-blocks">${d.blocks}</div>\n<div class="ds-tail">${d.tail}</div>\n</div>\n`;
-      }
+      for (const d of t.docs) for (const seg of d.segments) out += typeof seg === 'string' ? seg : partHtml(seg);
       out += '</section>\n';
     }
     return out + '</main>\n';
   }
 }
 
+const escape = (s) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const element = (e) => `<${e.tag}${e.attrs.map(([a, v]) => ` ${a}="${escape(v)}"`).join('')}>${e.inner}</${e.tag}>`;
+function partHtml(part) {
+  let inner = '';
+  for (let i = part.open.length - 1; i >= 0; i--) inner = element({ ...part.open[i], inner: part.open[i].inner + inner });
+  return part.inner + inner;
+}
+
+/** Splits a document's HTML at its parts (counting nested elements of the part's tag). */
 function parseDoc(html) {
-  const open = '<div class="ds-blocks">';
-  const mid = '</div>\n<div class="ds-tail">';
-  const close = '</div>\n</div>\n';
-  const b = html.indexOf(open);
-  const m = html.lastIndexOf(mid);
-  if (b >= 0 && m > b && html.includes('class="ds-doc ds-text"') && html.endsWith(close)) {
-    return { open: html.slice(0, b), blocks: html.slice(b + open.length, m), tail: html.slice(m + mid.length, -close.length) };
+  const segments = [];
+  const parts = new Map();
+  let rest = html;
+  for (;;) {
+    const m = /<(\w+)[^>]* data-part="(\w+)"[^>]*>/.exec(rest);
+    if (!m) break;
+    const [open, tag, name] = m;
+    const start = m.index + open.length;
+    let depth = 0;
+    let pos = start;
+    let end = -1;
+    const re = new RegExp(`<${tag}[ >]|</${tag}>`, 'g');
+    re.lastIndex = pos;
+    for (let t; (t = re.exec(rest)); ) {
+      if (t[0].startsWith('</')) {
+        if (depth === 0) { end = t.index; break; }
+        depth--;
+      } else depth++;
+    }
+    assert.ok(end >= 0, `part ${name} closes`);
+    segments.push(rest.slice(0, start));
+    const part = { inner: rest.slice(start, end), open: [] };
+    parts.set(name, part);
+    segments.push(part);
+    rest = rest.slice(end);
   }
-  return { whole: html };
+  segments.push(rest);
+  return { segments, parts };
 }
 
 function chunked(Stream, bytes, size, options) {
@@ -85,8 +157,18 @@ function chunked(Stream, bytes, size, options) {
   const page = new Page();
   for (let i = 0; i < bytes.length; i += size) page.apply(s.push(bytes.subarray(i, i + size)));
   page.apply(s.finish());
-  const result = { page: page.html(), html: s.html(), snapshot: s.snapshot(), text: s.text() };
+  // The batched form: write every chunk, pull every third.
+  const b = new Stream(options);
+  const pulled = new Page();
+  for (let i = 0, k = 0; i < bytes.length; i += size, k++) {
+    b.write(bytes.subarray(i, i + size));
+    if (k % 3 === 0) pulled.applyWire(b.pull());
+  }
+  b.end();
+  pulled.applyWire(b.pull());
+  const result = { page: page.html(), pulled: pulled.html(), html: s.html(), snapshot: s.snapshot(), text: s.text() };
   s.free();
+  b.free();
   return result;
 }
 
@@ -99,13 +181,14 @@ for (const rel of cases) {
   for (const size of [bytes.length, 1, 5, 64]) {
     const r = chunked(DocStream, bytes, size);
     assert.equal(r.page, r.html, `${rel} in chunks of ${size}: the patches give html()`);
+    assert.equal(r.pulled, r.html, `${rel} in chunks of ${size}: the pulled wire gives html()`);
     assert.equal(r.html, golden, `${rel} in chunks of ${size}: html() is the golden HTML`);
     assert.deepEqual(r.snapshot, goldenJson, `${rel} in chunks of ${size}: the golden JSON`);
   }
 }
 const tools = read('cursor-stream-json/tools.jsonl');
 // A long Markdown answer streamed in small deltas: finished blocks arrive as
-// append_blocks, the unfinished one as replace_tail.
+// append_part, the unfinished one is built (append_text) and replaced when finished.
 const markdown = Array.from({ length: 12 }, (_, i) =>
   `## Part ${i}\n\nSome *text* for part ${i}, with \`code\` and a [link](https://example.com/${i}).\n\n- one\n- two\n\n`).join('');
 const streamedText = new TextEncoder().encode(
@@ -122,7 +205,7 @@ const streamedText = new TextEncoder().encode(
     page.apply(batch);
   }
   page.apply(s.finish());
-  assert.ok(ops.has('append_blocks') && ops.has('replace_tail'), [...ops].join());
+  assert.ok(ops.has('append_part') && ops.has('append_text') && ops.has('replace_part'), [...ops].join());
   assert.equal(page.html(), s.html(), 'streamed Markdown: the patches give html()');
   assert.equal(s.html(), chunked(DocStream, streamedText, streamedText.length).html);
   assert.match(s.html(), /<h2[^>]*>Part 11<\/h2>/);

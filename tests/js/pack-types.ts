@@ -28,6 +28,7 @@ import init, {
 } from "docstream";
 import initInline, { DocStream as InlineDocStream } from "docstream/inline";
 import { patches } from "docstream/stream";
+import { PatchApplier, applyPatches } from "docstream/apply";
 
 const options: DocStreamOptions = {
   format: "cursor-stream-json",
@@ -52,9 +53,18 @@ function target(p: Patch): string {
       return `turn ${p.turn}`;
     case "insert_document":
     case "replace_document":
-    case "append_blocks":
-    case "replace_tail":
-      return `${p.turn}/${p.index} ${p.id}: ${p.html.length}`;
+      return `${p.turn}/${p.index}: ${p.html.length}`;
+    case "append_part":
+    case "replace_part":
+      return `${p.turn}/${p.index} ${p.part}: ${p.html.length}`;
+    case "open_element":
+      return `${p.turn}/${p.index} ${p.part} <${p.tag}>`;
+    case "set_attr":
+      return `${p.turn}/${p.index} ${p.part} ${p.attr}=${p.value}`;
+    case "append_text":
+      return `${p.turn}/${p.index} ${p.part}: ${p.text}`;
+    case "close_element":
+      return `${p.turn}/${p.index} ${p.part}`;
   }
 }
 
@@ -92,6 +102,19 @@ export async function use(bytes: Uint8Array, body: ReadableStream<Uint8Array>, s
 
   const other = new InlineDocStream();
   for await (const batch of patches(other, body, { signal })) batch.map(target);
+
+  // The batched form, applied to an element with docstream/apply.
+  const batched = new DocStream();
+  const changed: boolean = batched.write(bytes);
+  batched.writeText("more");
+  batched.end();
+  const wire: string = batched.pull();
+  const root = document.createElement("main");
+  const applier = new PatchApplier(root, { document: (el: Element) => el.setAttribute("part", "document") });
+  const applied: number = applier.applyWire(wire);
+  applyPatches(root, wire);
+  applyPatches(root, pushed);
+  void changed, applied;
 
   const history: AnthropicMessage[] = [{ role: "user", content: "hi" }];
   const openai = messagesToOpenAI(history);

@@ -1,0 +1,205 @@
+// Applies docstream's patches to a DOM: the wire form that `DocStream.pull()` returns
+// (one string per frame), or the objects that `push()` and `finish()` return.
+//
+// The page is a conversation element whose children are turns; a turn's first child
+// is its header and its documents follow. A document's parts are its descendants
+// marked `data-part` (see docs/classes.md). A part's builder appends below its
+// innermost open element: elements from a fixed list, text as text nodes (never parsed
+// as HTML), attributes from a fixed list.
+
+const TAGS = new Set([
+  'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code',
+  'strong', 'em', 'del', 'a', 'span', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'hr',
+]);
+const ATTRS = new Set(['class', 'href', 'rel', 'data-ln']);
+const SAFE_HREF = /^(?:https?:|mailto:|[^:]*$)/i;
+
+let policy = null;
+
+/** Renderer output is safe by construction (escaped in Rust); under Trusted Types it
+ * passes through a policy named `docstream`, when the page's CSP allows one. */
+function trusted(html) {
+  if (policy === null) {
+    policy = false;
+    try {
+      policy = globalThis.trustedTypes?.createPolicy('docstream', { createHTML: (s) => s }) ?? false;
+    } catch {
+      policy = false;
+    }
+  }
+  return policy ? policy.createHTML(html) : html;
+}
+
+function parseOne(doc, html) {
+  const t = doc.createElement('template');
+  t.innerHTML = trusted(html);
+  return t.content.firstElementChild;
+}
+
+/**
+ * Keeps a conversation element up to date from patches.
+ *
+ * `hooks.turn(el)` and `hooks.document(el)` are called for each turn and document
+ * element inserted or replaced (to add `part` attributes, say).
+ */
+export class PatchApplier {
+  #root;
+  #hooks;
+  /** Per document element: its parts, each with the builder's open element. */
+  #parts = new WeakMap();
+
+  constructor(root, hooks = {}) {
+    this.#root = root;
+    this.#hooks = hooks;
+  }
+
+  /** Applies patches in the wire form (a string from `pull()`); returns how many. */
+  applyWire(wire) {
+    let n = 0;
+    let pos = 0;
+    const len = wire.length;
+    while (pos < len) {
+      const nl = wire.indexOf('\n', pos);
+      if (nl < 0) break;
+      const f = wire.slice(pos, nl).split(' ');
+      pos = nl + 1;
+      const op = f[0];
+      let payload = '';
+      if (op !== 'o' && op !== 'c') {
+        const size = Number(f[f.length - 1]);
+        payload = wire.slice(pos, pos + size);
+        pos += size;
+      }
+      this.#apply(op, f, payload);
+      n++;
+    }
+    return n;
+  }
+
+  /** Applies patch objects (from `push()` or `finish()`). */
+  applyObjects(patches) {
+    for (const p of patches) {
+      switch (p.op) {
+        case 'insert_turn': this.#apply('t', ['t', p.turn], p.html); break;
+        case 'replace_turn_header': this.#apply('h', ['h', p.turn], p.html); break;
+        case 'insert_document': this.#apply('i', ['i', p.turn, p.index], p.html); break;
+        case 'replace_document': this.#apply('d', ['d', p.turn, p.index], p.html); break;
+        case 'append_part': this.#apply('a', ['a', p.turn, p.index, p.part], p.html); break;
+        case 'replace_part': this.#apply('r', ['r', p.turn, p.index, p.part], p.html); break;
+        case 'open_element': this.#apply('o', ['o', p.turn, p.index, p.part, p.tag], ''); break;
+        case 'set_attr': this.#apply('s', ['s', p.turn, p.index, p.part, p.attr], p.value); break;
+        case 'append_text': this.#apply('x', ['x', p.turn, p.index, p.part], p.text); break;
+        case 'close_element': this.#apply('c', ['c', p.turn, p.index, p.part], ''); break;
+        default: break;
+      }
+    }
+  }
+
+  #doc(turn, index) {
+    return this.#root.children[turn]?.children[Number(index) + 1] ?? null;
+  }
+
+  #part(turn, index, name) {
+    const doc = this.#doc(turn, index);
+    if (!doc) return null;
+    let parts = this.#parts.get(doc);
+    if (!parts) {
+      parts = new Map();
+      for (const el of doc.querySelectorAll('[data-part]')) {
+        if (el.closest('.ds-doc') === doc) parts.set(el.getAttribute('data-part'), { el, cursor: el });
+      }
+      this.#parts.set(doc, parts);
+    }
+    return parts.get(name) ?? null;
+  }
+
+  #apply(op, f, payload) {
+    const root = this.#root;
+    const ownerDocument = root.ownerDocument;
+    switch (op) {
+      case 't': {
+        const el = parseOne(ownerDocument, payload);
+        if (!el) return;
+        this.#hooks.turn?.(el);
+        root.insertBefore(el, root.children[f[1]] ?? null);
+        return;
+      }
+      case 'h': {
+        const old = root.children[f[1]]?.firstElementChild;
+        const el = parseOne(ownerDocument, payload);
+        if (!old || !el) return;
+        this.#hooks.header?.(el);
+        old.replaceWith(el);
+        return;
+      }
+      case 'i': {
+        const turn = root.children[f[1]];
+        const el = parseOne(ownerDocument, payload);
+        if (!turn || !el) return;
+        this.#hooks.document?.(el);
+        turn.insertBefore(el, turn.children[Number(f[2]) + 1] ?? null);
+        return;
+      }
+      case 'd': {
+        const old = this.#doc(f[1], f[2]);
+        const el = parseOne(ownerDocument, payload);
+        if (!old || !el) return;
+        this.#hooks.document?.(el);
+        old.replaceWith(el);
+        return;
+      }
+    }
+    const part = this.#part(f[1], f[2], f[3]);
+    if (!part) return;
+    switch (op) {
+      case 'a':
+        part.cursor.insertAdjacentHTML('beforeend', trusted(payload));
+        this.#hooks.appended?.(part.cursor);
+        break;
+      case 'r':
+        part.el.innerHTML = trusted(payload);
+        part.cursor = part.el;
+        this.#hooks.appended?.(part.el);
+        break;
+      case 'o': {
+        const tag = f[4];
+        if (!TAGS.has(tag)) return;
+        const el = ownerDocument.createElement(tag);
+        part.cursor.appendChild(el);
+        if (tag !== 'hr') part.cursor = el;
+        break;
+      }
+      case 's': {
+        const name = f[4];
+        if (!ATTRS.has(name) || (name === 'href' && !SAFE_HREF.test(payload.trim()))) return;
+        part.cursor.setAttribute(name, payload);
+        break;
+      }
+      case 'x': {
+        const last = part.cursor.lastChild;
+        if (last && last.nodeType === 3) last.appendData(payload);
+        else part.cursor.appendChild(ownerDocument.createTextNode(payload));
+        break;
+      }
+      case 'c':
+        if (part.cursor !== part.el) part.cursor = part.cursor.parentNode;
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+const appliers = new WeakMap();
+
+/**
+ * Applies the wire form (a string from `pull()`) or patch objects (from `push()` and
+ * `finish()`) to a conversation element; the element's builders carry over from one
+ * call to the next.
+ */
+export function applyPatches(root, patches) {
+  let applier = appliers.get(root);
+  if (!applier) appliers.set(root, (applier = new PatchApplier(root)));
+  if (typeof patches === 'string') applier.applyWire(patches);
+  else applier.applyObjects(patches);
+}

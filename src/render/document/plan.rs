@@ -1,0 +1,78 @@
+//! `plan`: title, progress, overview and the todos in dependency order with their
+//! current status (the normaliser applies each `todo_update` to the plan it follows).
+
+use super::super::RenderOptions;
+use super::super::escape::Markup;
+use super::super::labels::Label;
+use super::super::markdown::{MarkdownOptions, Slugs, render_markdown_into};
+use super::super::plan::{PlanProblem, plan_view};
+use super::{l, todo_update::todo_status};
+use crate::model::{Document, PlanMeta};
+
+pub(super) fn render(doc: &Document, meta: &PlanMeta, opts: &RenderOptions, out: &mut String) {
+    let view = plan_view(meta);
+    out.raw("<h3 class=\"ds-plan-title\">")
+        .text(&view.title)
+        .raw("</h3>\n<div class=\"ds-progress\"><progress max=\"")
+        .num(view.total as u64)
+        .raw("\" value=\"")
+        .num(view.done as u64)
+        .raw("\"></progress> ")
+        .num(view.done as u64)
+        .raw("/")
+        .num(view.total as u64)
+        .raw(" ")
+        .text(l(opts, Label::Progress))
+        .raw("</div>\n");
+    if !view.overview.is_empty() {
+        out.raw("<div class=\"ds-plan-overview\">");
+        let md = MarkdownOptions {
+            image_origins_allowed: &opts.image_origins_allowed,
+            anchor_prefix: &doc.id,
+        };
+        render_markdown_into(&view.overview, &md, &mut Slugs::default(), out);
+        out.raw("</div>\n");
+    }
+    out.raw("<ol class=\"ds-todos\">\n");
+    for t in &view.todos {
+        let (key, class) = todo_status(t.status);
+        out.raw("<li class=\"ds-todo ds-todo-")
+            .raw(class)
+            .raw(" ds-level-")
+            .num(t.level.min(9) as u64)
+            .raw("\" data-todo-id=\"")
+            .text(&t.id)
+            .raw("\"><span class=\"ds-todo-status\">")
+            .text(l(opts, key))
+            .raw("</span> <span class=\"ds-todo-content\">")
+            .text(&t.content)
+            .raw("</span>");
+        if !t.dependencies.is_empty() {
+            out.raw(" <span class=\"ds-todo-deps\">")
+                .text(l(opts, Label::DependsOn))
+                .raw(" ")
+                .text(&t.dependencies.join(", "))
+                .raw("</span>");
+        }
+        out.raw("</li>\n");
+    }
+    out.raw("</ol>\n");
+    for p in &view.problems {
+        out.raw("<div class=\"ds-plan-problem\">");
+        match p {
+            PlanProblem::UnknownDependency { todo, dependency } => {
+                out.text(l(opts, Label::UnknownDependency))
+                    .raw(": ")
+                    .text(todo)
+                    .raw(" → ")
+                    .text(dependency);
+            }
+            PlanProblem::Cycle { todo } => {
+                out.text(l(opts, Label::CyclicDependency))
+                    .raw(": ")
+                    .text(todo);
+            }
+        }
+        out.raw("</div>\n");
+    }
+}
