@@ -362,7 +362,11 @@ impl Library {
 
     fn error_entry(&mut self, id: String, agent: Agent, source: String, message: String) {
         let mut e = Entry::new(id, agent, source);
-        e.title = format!("Could not read {}", e.source);
+        e.title = if e.id == e.source {
+            format!("Could not read {}", e.source)
+        } else {
+            format!("Unreadable conversation {}", e.id)
+        };
         e.error = Some(message);
         self.items.push((e, Source::None));
     }
