@@ -25,7 +25,7 @@ const CONVERSATION_JS: &str = include_str!("../../assets/site/conversation.js");
 /// The site's own styles (the transcript's come from the docstream stylesheet).
 const SITE_CSS: &str = include_str!("../../assets/site/site.css");
 
-const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src https:; base-uri 'none'; form-action 'none'";
+const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src https: data:; base-uri 'none'; form-action 'none'";
 
 /// One file of the site: a path relative to the site's folder, and its text.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -231,6 +231,7 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
       frag.append(li);
     }
     ui.results.replaceChildren(frag);
+    ui.results.dataset.query = query;
     ui.results.hidden = false;
     ui.table.hidden = true;
     const n = results.length;
@@ -294,7 +295,10 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
       }
       ui.crumbLinks.replaceChildren(...links);
       shown = id;
+      delete document.body.dataset.conversation;
       await openConversation({ text: data.text, name: e.title, format: data.format });
+      // Tests and scripts wait for this: the conversation shown is this one.
+      document.body.dataset.conversation = id;
     }
     if (anchor) jump(anchor);
   }
@@ -302,6 +306,7 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
   function showList() {
     document.body.dataset.mode = 'library';
     ui.crumb.hidden = true;
+    say('');
   }
 
   async function route() {
