@@ -306,7 +306,8 @@ const library = setupLibrary({
 /** A single file opened: the library's view of the page gives way to it. */
 function leaveLibrary() {
   delete document.body.dataset.mode;
-  document.getElementById('crumb').hidden = true;
+  const crumb = document.getElementById('crumb');
+  if (crumb) crumb.hidden = true;
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
 }
 

@@ -54,14 +54,30 @@ function fmtDate(iso) {
  * viewer and resolves when it is shown; `jump(anchor)` scrolls to a document.
  */
 export function setupLibrary({ openConversation, jump, say, alertBox }) {
-  const ui = {
-    section: $('library'), title: $('library-title'), summary: $('library-summary'),
-    progress: $('library-progress'), progressText: $('library-progress-text'),
-    search: $('library-search'), searchForm: $('library-search-form'), count: $('library-count'),
-    results: $('library-results'), table: $('library-table'), rows: $('library-rows'),
-    crumb: $('crumb'), crumbTitle: $('crumb-title'), crumbLinks: $('crumb-links'),
-    folder: $('folder'), storeButton: $('open-store'),
-  };
+  const picker = { folder: $('folder'), storeButton: $('open-store') };
+  /** The library's elements, put in place from their template when first opened. */
+  let ui = null;
+  function mount() {
+    if (ui) return;
+    const t = $('library-template');
+    t.replaceWith(t.content.cloneNode(true));
+    ui = {
+      section: $('library'), title: $('library-title'), summary: $('library-summary'),
+      progress: $('library-progress'), progressText: $('library-progress-text'),
+      search: $('library-search'), searchForm: $('library-search-form'), count: $('library-count'),
+      results: $('library-results'), table: $('library-table'), rows: $('library-rows'),
+      crumb: $('crumb'), crumbTitle: $('crumb-title'), crumbLinks: $('crumb-links'),
+    };
+    ui.search.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(runSearch, 150);
+    });
+    ui.searchForm.addEventListener('submit', (e) => {
+      e.preventDefault();
+      clearTimeout(timer);
+      runSearch();
+    });
+  }
   let worker = null;
   let entries = [];
   const byId = new Map();
@@ -238,15 +254,6 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
     ui.count.textContent = n ? `${n} conversation${n === 1 ? '' : 's'}, ${hits} match${hits === 1 ? '' : 'es'}${partial ? ' (search covers part of the library)' : ''}` : 'no matches';
   }
   let timer = 0;
-  ui.search.addEventListener('input', () => {
-    clearTimeout(timer);
-    timer = setTimeout(runSearch, 150);
-  });
-  ui.searchForm.addEventListener('submit', (e) => {
-    e.preventDefault();
-    clearTimeout(timer);
-    runSearch();
-  });
 
   // ---- routing: #c=<id>&d=<anchor> ---------------------------------------------------
 
@@ -331,6 +338,7 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
       return;
     }
     alertBox('');
+    mount();
     name = label;
     shown = null;
     startWorker();
@@ -354,16 +362,16 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
     worker.postMessage({ type: 'open', files: wanted });
   }
 
-  ui.folder.addEventListener('change', () => {
-    const files = [...ui.folder.files].map((file) => ({ path: file.webkitRelativePath || file.name, file }));
+  picker.folder.addEventListener('change', () => {
+    const files = [...picker.folder.files].map((file) => ({ path: file.webkitRelativePath || file.name, file }));
     const top = files[0]?.path.split('/')[0] ?? 'folder';
-    ui.folder.value = '';
+    picker.folder.value = '';
     if (files.length) openFiles(files, top);
   });
 
   if ('showDirectoryPicker' in window) {
-    ui.storeButton.hidden = false;
-    ui.storeButton.addEventListener('click', async () => {
+    picker.storeButton.hidden = false;
+    picker.storeButton.addEventListener('click', async () => {
       let dir;
       try {
         dir = await window.showDirectoryPicker({ mode: 'read' });
