@@ -50,7 +50,16 @@ if ! have node || ! have npm; then
   exit 1
 fi
 if [ ! -d node_modules/binaryen ] || [ ! -d node_modules/playwright-core ] \
-  || [ ! -d node_modules/typescript ] \
+  || [ ! -d node_modules/typescript ] || [ ! -d node_modules/@sqlite.org/sqlite-wasm ] \
   || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
+fi
+
+# The viewer's SQLite (@sqlite.org/sqlite-wasm, pinned in package-lock.json), copied
+# beside the viewer: only the viewer's store reader loads it, never the npm package.
+sqlite_src=node_modules/@sqlite.org/sqlite-wasm
+sqlite_dst=www/viewer/vendor/sqlite-wasm
+if [ ! -f "$sqlite_dst/sqlite3.wasm" ] || ! cmp -s "$sqlite_src/package.json" "$sqlite_dst/package.json"; then
+  mkdir -p "$sqlite_dst"
+  cp "$sqlite_src/dist/index.mjs" "$sqlite_src/dist/sqlite3.wasm" "$sqlite_src/package.json" "$sqlite_dst/"
 fi

@@ -27,6 +27,7 @@ pub mod convert;
 pub mod error;
 pub mod formats;
 pub mod framing;
+pub mod library;
 pub mod limits;
 pub mod model;
 pub mod normalize;

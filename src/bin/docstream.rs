@@ -5,7 +5,13 @@
 //! docstream html [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream convert --to openai|anthropic FILE|-
+//! docstream list [--json] PATH
+//! docstream json|html --conversation ID PATH
+//! docstream export --out DIR PATH
 //! ```
+//!
+//! `list`, `export` and `--conversation` read stores (Cursor's `state.vscdb`, Claude
+//! Code's `projects/` folder, folders of transcripts) through [`docstream::library`].
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -20,6 +26,9 @@ use docstream::{DocStream, Format, Options};
 const USAGE: &str =
     "usage: docstream json|html|text [--format FORMAT] [--chunk N] [--locale en|de] FILE|-
        docstream convert --to openai|anthropic FILE|-
+       docstream list [--json] PATH
+       docstream json|html --conversation ID PATH
+       docstream export --out DIR PATH
 
   json        print the normalised conversation as JSON
   html        write a standalone HTML page
@@ -27,6 +36,13 @@ const USAGE: &str =
   convert     convert a message history (an array, or an object with \"messages\")
               between the Anthropic and the OpenAI form; prints JSON
   --to        the form to convert to: openai or anthropic
+  list        list the conversations of a store or folder: a Cursor state.vscdb,
+              a Claude Code projects/ folder (or one project's), a folder of
+              transcripts; id, date, counts, title (--json: every field as JSON)
+  --conversation ID
+              json/html: the conversation ID of the store PATH (ids from list)
+  export      write a static site of every conversation of PATH to --out DIR:
+              index.html with search, one page per conversation
   --locale    language of labels: en (default) or de
   --format    one of: auto (default), ";
 
@@ -37,6 +53,9 @@ struct Args {
     locale: Locale,
     to: Option<Dialect>,
     input: String,
+    conversation: Option<String>,
+    out: Option<String>,
+    json: bool,
 }
 
 fn usage() -> String {
@@ -52,6 +71,7 @@ fn parse_args() -> Result<Args, String> {
     let (mut command, mut format, mut chunk, mut input) = (None, None, None, None);
     let mut locale = Locale::En;
     let mut to = None;
+    let (mut conversation, mut out, mut json) = (None, None, false);
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Long("format") => {
@@ -92,6 +112,25 @@ fn parse_args() -> Result<Args, String> {
                     format!("--to: unknown form {name:?}; use openai or anthropic")
                 })?);
             }
+            Long("conversation") => {
+                conversation = Some(
+                    parser
+                        .value()
+                        .map_err(|e| e.to_string())?
+                        .string()
+                        .map_err(|e| e.to_string())?,
+                );
+            }
+            Long("out") => {
+                out = Some(
+                    parser
+                        .value()
+                        .map_err(|e| e.to_string())?
+                        .string()
+                        .map_err(|e| e.to_string())?,
+                );
+            }
+            Long("json") => json = true,
             Long("help") | Short('h') => return Err(usage()),
             Value(v) if command.is_none() => command = Some(v.string().map_err(|e| e.to_string())?),
             Value(v) if input.is_none() => input = Some(v.string().map_err(|e| e.to_string())?),
@@ -99,7 +138,10 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     let command = command.ok_or_else(usage)?;
-    if !matches!(command.as_str(), "json" | "html" | "text" | "convert") {
+    if !matches!(
+        command.as_str(),
+        "json" | "html" | "text" | "convert" | "list" | "export"
+    ) {
         return Err(format!("unknown command {command:?}\n{}", usage()));
     }
     if command == "convert" && to.is_none() {
@@ -111,6 +153,15 @@ fn parse_args() -> Result<Args, String> {
     if command != "convert" && to.is_some() {
         return Err(format!("--to is an option of convert only\n{}", usage()));
     }
+    if command == "export" && out.is_none() {
+        return Err(format!("export needs --out DIR\n{}", usage()));
+    }
+    if conversation.is_some() && !matches!(command.as_str(), "json" | "html") {
+        return Err(format!(
+            "--conversation is an option of json and html\n{}",
+            usage()
+        ));
+    }
     let input =
         input.ok_or_else(|| format!("missing FILE (or - for standard input)\n{}", usage()))?;
     Ok(Args {
@@ -120,6 +171,9 @@ fn parse_args() -> Result<Args, String> {
         locale,
         to,
         input,
+        conversation,
+        out,
+        json,
     })
 }
 
@@ -136,6 +190,9 @@ fn read_input(path: &str) -> Result<Vec<u8>, String> {
 
 fn run() -> Result<(), String> {
     let args = parse_args()?;
+    if args.command == "list" || args.command == "export" || args.conversation.is_some() {
+        return store(&args);
+    }
     let bytes = read_input(&args.input)?;
     if let Some(to) = args.to {
         return convert(&bytes, to, &args.input);
@@ -191,6 +248,84 @@ fn run() -> Result<(), String> {
     }
     serde_json::to_writer_pretty(&mut out, stream.conversation()).map_err(|e| e.to_string())?;
     writeln!(out).map_err(|e| e.to_string())
+}
+
+/// `list`, `export`, and `json|html --conversation`: glue over `docstream::library`.
+fn store(args: &Args) -> Result<(), String> {
+    use docstream::library::store::Library;
+    let path = std::path::Path::new(&args.input);
+    let mut library = Library::open(path).map_err(|e| e.to_string())?;
+    let options = RenderOptions {
+        locale: args.locale,
+        ..RenderOptions::default()
+    };
+    let mut out = io::stdout().lock();
+    let w = |e: io::Error| e.to_string();
+    match (args.command.as_str(), &args.conversation) {
+        ("list", _) => {
+            library.index(|_, _, _| {});
+            if args.json {
+                serde_json::to_writer_pretty(&mut out, library.entries())
+                    .map_err(|e| e.to_string())?;
+                return writeln!(out).map_err(w);
+            }
+            for e in library.entries() {
+                let date = e.created.as_deref().unwrap_or("-");
+                let title = match &e.error {
+                    Some(err) => format!("{} — error: {err}", e.title),
+                    None => e.title.clone(),
+                };
+                writeln!(
+                    out,
+                    "{}\t{}\t{}\t{} messages\t{} tools\t{}",
+                    e.id,
+                    date.get(..19).unwrap_or(date),
+                    e.agent.label(),
+                    e.messages,
+                    e.tools,
+                    title
+                )
+                .map_err(w)?;
+            }
+            Ok(())
+        }
+        ("export", _) => {
+            let dir = std::path::Path::new(args.out.as_deref().unwrap_or("."));
+            let title = format!("Conversations of {}", args.input);
+            let done = library
+                .export(dir, &title, options)
+                .map_err(|e| e.to_string())?;
+            eprintln!(
+                "docstream: wrote {} conversation pages{} to {}",
+                done.pages,
+                if done.errors > 0 {
+                    format!(
+                        " ({} entries could not be read; listed with their errors)",
+                        done.errors
+                    )
+                } else {
+                    String::new()
+                },
+                dir.join("index.html").display()
+            );
+            Ok(())
+        }
+        (command, Some(id)) => {
+            let conversation = library.read(id).map_err(|e| e.to_string())?;
+            if command == "html" {
+                let title = library
+                    .entries()
+                    .iter()
+                    .find(|e| &e.id == id)
+                    .map_or(id.as_str(), |e| e.title.as_str());
+                let html = page::render_page(&conversation, title, &options);
+                return out.write_all(html.as_bytes()).map_err(w);
+            }
+            serde_json::to_writer_pretty(&mut out, &conversation).map_err(|e| e.to_string())?;
+            writeln!(out).map_err(w)
+        }
+        _ => unreachable!("run() sends only list, export and --conversation here"),
+    }
 }
 
 /// `docstream convert`: a message history from one form to the other, as JSON.

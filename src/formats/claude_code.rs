@@ -8,8 +8,9 @@
 //! Content blocks go through the Anthropic mapping; tool names (`Bash`, `Edit`,
 //! `TodoWrite` …) map to documents in the normaliser. One prompt and what follows it,
 //! until `result` (or, in a transcript, the next prompt or the end), is one response.
-//! Lines of a sub-agent (`isSidechain`) are left out: its work comes back as the
-//! `Task` call's result.
+//! Lines of a sub-agent (`isSidechain`) within a session are left out: its work comes
+//! back as the `Task` call's result. A file that starts with a sub-agent's line is that
+//! sub-agent's own transcript (`agent-<id>.jsonl`) and is read whole.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -75,6 +76,9 @@ pub(in crate::formats) struct ClaudeCode {
     partial: Option<Stream>,
     /// Messages already streamed as events, whose consolidated line repeats them.
     streamed: HashSet<String>,
+    /// Whether the first message line was a sub-agent's (`isSidechain`): then the input
+    /// is that sub-agent's transcript and its lines are shown. `None` before any.
+    sidechain_file: Option<bool>,
 }
 
 impl ClaudeCode {
@@ -92,8 +96,11 @@ impl Adapter for ClaudeCode {
         let Some(line) = parse::<Line<'_>>(&p, n) else {
             return;
         };
-        if line.is_sidechain {
-            return;
+        if matches!(line.kind.as_ref(), "user" | "assistant") {
+            let own = *self.sidechain_file.get_or_insert(line.is_sidechain);
+            if line.is_sidechain && !own {
+                return;
+            }
         }
         match line.kind.as_ref() {
             "system" => {

@@ -6,7 +6,9 @@
 //! - the storage wrapper `{composerData: {<composerId>: composer, …}}` (or one composer);
 //! - the grouped request form: `conversation: [{kind: HUMAN|AI, messages: [bubble, …]}]`,
 //!   with `conversationId`, `model`, `unified_mode` and `cachedConversationSummary` beside
-//!   it (`firstUserMessages`/`conversationMessages` repeat the array and are not read).
+//!   it (`firstUserMessages`/`conversationMessages` repeat the array and are not read);
+//! - the older stored composer (`_v` 1 and 2 in `state.vscdb`): `conversation` is the
+//!   list of bubbles itself, each with its `type`.
 //!
 //! A bubble is `HUMAN` (`type` `"HUMAN"` or `1`) — a user prompt whose `selections`,
 //! `images`, `links`, `docs` and `commits` become attachments — or `AI` (`"AI"` or `2`):
@@ -54,6 +56,8 @@ pub(crate) fn sniff(text: &str) -> bool {
         conversation: Option<Value>,
         #[serde(default, rename = "cachedConversationSummary")]
         summary: Option<IgnoredAny>,
+        #[serde(default, rename = "composerId")]
+        composer_id: Option<IgnoredAny>,
     }
     // An array would fill the fields in order: only an object is this format.
     if !text.trim_start().starts_with('{') {
@@ -72,9 +76,12 @@ pub(crate) fn sniff(text: &str) -> bool {
         .as_ref()
         .and_then(Value::as_array)
         .is_some_and(|g| !g.is_empty());
+    // The older stored composer: its bubbles inline.
+    let inline = s.composer_id.is_some() && s.conversation.as_ref().is_some_and(Value::is_array);
     s.headers.is_some()
         || s.map.is_some()
         || s.composers.is_some()
+        || inline
         || (groups && (non_empty || s.summary.is_some()))
 }
 
@@ -201,7 +208,7 @@ fn mode_of(v: &Value) -> Option<String> {
 
 /// A time as ISO 8601: strings are kept, numbers are Unix time in milliseconds (or in
 /// seconds when too small to be milliseconds of this century).
-fn time_of(v: &Value) -> Option<String> {
+pub(crate) fn time_of(v: &Value) -> Option<String> {
     match v {
         Value::String(s) if !s.is_empty() => Some(s.clone()),
         Value::Number(n) => {
@@ -453,19 +460,25 @@ impl Run<'_> {
             for h in headers {
                 self.header(h, map);
             }
-        } else if let Some(map) = map {
+        } else if let Some(map) = map.filter(|m| !m.is_empty() || groups.is_none()) {
             for (id, b) in map {
                 self.bubble(b, id, None);
             }
         } else if let Some(groups) = groups {
             for g in groups {
-                let Some(g) = g.as_object() else {
+                let Some(o) = g.as_object() else {
                     self.bad(
                         "a group of conversation",
                         &format!("it is {}, not an object", type_name(g)),
                     );
                     continue;
                 };
+                // The older stored composer lists its bubbles here, not groups of them.
+                if !o.contains_key("kind") && !o.contains_key("messages") {
+                    self.bubble(g, "", None);
+                    continue;
+                }
+                let g = o;
                 let mut gf = Fields::new(g);
                 let kind = kind_of(gf.get("kind"));
                 let messages = gf.array("messages").unwrap_or_default();
@@ -868,6 +881,9 @@ mod tests {
             r#"{"cachedConversationSummary":"s","conversation":[]}"#
         ));
         assert!(!sniff(r#"{"conversation":"x"}"#));
+        assert!(sniff(
+            r#"{"composerId":"c","conversation":[{"type":1,"text":"hi"}]}"#
+        ));
         assert!(!sniff(r#"{"type":"assistant"}"#));
         assert!(!sniff("[1]"));
     }

@@ -6,7 +6,7 @@ mod anthropic;
 mod claude_code;
 mod common;
 mod cursor_cli;
-mod cursor_store;
+pub(crate) mod cursor_store;
 mod cursor_wrapper;
 pub mod detect;
 mod document_sse;

@@ -93,7 +93,7 @@ export const tests = [
         });
         reached.add(id);
       }
-      for (const id of ['file', 'paste-open', 'url', 'theme', 'diff', 'show-thinking', 'show-tools', 'show-output', 'search',
+      for (const id of ['file', 'folder', 'paste-open', 'url', 'theme', 'diff', 'show-thinking', 'show-tools', 'show-output', 'search',
         'search-prev', 'search-next', 'play', 'timing', 'speed', 'scrub', 'export-html', 'export-json', 'outline-entry']) {
         assert.ok(reached.has(id), `Tab reaches ${id} (reached: ${[...reached]})`);
       }

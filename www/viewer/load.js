@@ -87,7 +87,7 @@ export async function feed(view, chunks, { signal, onProgress }) {
 export async function openSource(source, { signal } = {}) {
   if (typeof source.text === 'string') {
     const blob = new Blob([source.text]);
-    return { name: 'pasted text', total: blob.size, chunks: blobChunks(blob), blob: () => blob };
+    return { name: source.name ?? 'pasted text', total: blob.size, chunks: blobChunks(blob), blob: () => blob };
   }
   if (source instanceof Blob) {
     return { name: source.name || 'file', total: source.size, chunks: blobChunks(source), blob: () => source };

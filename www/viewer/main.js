@@ -8,6 +8,7 @@ import { buildOutline, jumpTo } from './outline.js';
 import { Search } from './search.js';
 import { Replay } from './replay.js';
 import { exportHtml, exportJson, download } from './export.js';
+import { setupLibrary, isLibrary } from './library/ui.js';
 
 const $ = (id) => document.getElementById(id);
 const view = $('view');
@@ -65,8 +66,10 @@ function setLoading(on) {
   for (const b of [ui.play, ui.scrub, ui.exportHtml, ui.exportJson]) b.disabled = on || !state.loaded;
 }
 
-/** Opens a File, `{ text }` or `{ url }` and shows it. */
+/** Opens a File, `{ text, name?, format? }` or `{ url }` and shows it. */
 export async function open(source) {
+  // A library conversation names its format; anything else is detected.
+  view.setAttribute('format', source.format ?? 'auto');
   state.loading?.abort(new DOMException('replaced by another file', 'AbortError'));
   const controller = new AbortController();
   state.loading = controller;
@@ -205,8 +208,13 @@ function refresh() {
 ui.cancel.addEventListener('click', () => state.loading?.abort(new DOMException('cancelled', 'AbortError')));
 
 ui.file.addEventListener('change', () => {
-  const f = ui.file.files?.[0];
-  if (f) open(f);
+  const files = [...(ui.file.files ?? [])];
+  if (files.length && isLibrary(files)) {
+    library.openPicked(files);
+  } else if (files[0]) {
+    leaveLibrary();
+    open(files[0]);
+  }
   ui.file.value = '';
 });
 
@@ -262,8 +270,46 @@ document.addEventListener('drop', (e) => {
   const f = e.dataTransfer?.files?.[0];
   if (!f) return;
   e.preventDefault();
-  open(f);
+  // Folders, several files or a Cursor database open as a library.
+  const items = [...(e.dataTransfer.items ?? [])].map((i) => i.webkitGetAsEntry?.()).filter(Boolean);
+  if (items.some((x) => x.isDirectory) || isLibrary([...e.dataTransfer.files])) {
+    library.openDrop(e.dataTransfer);
+  } else {
+    leaveLibrary();
+    open(f);
+  }
 });
+
+// ---- the library (a folder or store of many conversations) ----------------------------
+
+/** Scrolls to a document or prompt of the shown conversation and marks it. */
+function jumpToAnchor(anchor) {
+  const root = view.shadowRoot;
+  const sel = `[data-doc-id="${CSS.escape(anchor)}"], [data-turn-id="${CSS.escape(anchor)}"]`;
+  const hit = root?.querySelector(sel);
+  const target = hit?.closest('.ds-doc, .ds-turn') ?? hit;
+  if (!target) return;
+  const turn = target.closest('.ds-turn');
+  const doc = target.classList.contains('ds-doc') ? target.dataset.docId : undefined;
+  if (turn) jumpTo(view, turn.dataset.turnIndex, doc);
+  for (let d = target.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true;
+  for (const d of target.querySelectorAll(':scope details')) d.open = true;
+}
+
+const library = setupLibrary({
+  openConversation: (source) => open(source),
+  jump: jumpToAnchor,
+  say,
+  alertBox,
+});
+
+/** A single file opened: the library's view of the page gives way to it. */
+function leaveLibrary() {
+  delete document.body.dataset.mode;
+  const crumb = document.getElementById('crumb');
+  if (crumb) crumb.hidden = true;
+  if (location.hash) history.replaceState(null, '', location.pathname + location.search);
+}
 
 // ---- theme and diff ---------------------------------------------------------------
 

@@ -1,0 +1,205 @@
+// The library end to end: a folder holding a Cursor User folder and a Claude Code
+// projects folder (built by stores.mjs with the real table and key shapes) opened
+// with the directory input; the list equals `docstream list --json` of the same
+// folder; search hits open the conversation at their document; sub-agents link to the
+// call that started them; bad rows are error entries; a truncated database is named;
+// the exported static site searches from file://; a generated 200 MB store opens to
+// its list (time and memory printed, not asserted). Saves the library screenshot.
+import { execFileSync, execSync } from 'node:child_process';
+import { mkdirSync, truncateSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { assert, openViewer } from './lib.mjs';
+import { cursorUserDir, claudeProjects, largeCursorDb } from './stores.mjs';
+
+function buildFolder(tmp, name) {
+  const root = join(tmp, name);
+  mkdirSync(root, { recursive: true });
+  cursorUserDir(root);
+  claudeProjects(root);
+  return root;
+}
+
+/** The CLI (built by cargo when needed). */
+function docstream(root, args) {
+  return execFileSync('cargo', ['run', '--quiet', '--bin', 'docstream', '--', ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function openFolder(page, dir, state = 'indexed', timeout = 30_000) {
+  await page.evaluate(() => delete document.body.dataset.library);
+  await page.setInputFiles('#folder', dir);
+  await page.waitForFunction((s) => document.body.dataset.library === s, state, { timeout });
+}
+
+const listed = (page) => page.evaluate(() => [...document.querySelectorAll('#library-rows tr')].map((tr) => ({
+  id: tr.dataset.id,
+  title: tr.querySelector('.title a, .title span')?.textContent,
+  cells: [...tr.cells].slice(1).map((c) => c.textContent),
+  error: tr.querySelector('.why')?.textContent ?? null,
+})));
+
+async function shownConversation(page, id) {
+  await page.waitForFunction((want) => document.body.dataset.conversation === want && document.body.dataset.state === 'loaded' && document.body.dataset.mode === 'conversation', id);
+  return page.evaluate(() => document.getElementById('view').shadowRoot.textContent);
+}
+
+/** Resident memory of the browser's renderer processes, in MB. */
+function rendererRss() {
+  const out = execSync('ps -eo rss,args', { encoding: 'utf8' });
+  return out.split('\n').filter((l) => l.includes('--type=renderer')).reduce((n, l) => n + Number(l.trim().split(/\s+/)[0]), 0) / 1024;
+}
+
+export const tests = [
+  {
+    name: 'library: a folder of both stores lists, searches and opens conversations',
+    timeout: 60_000,
+    async run({ page, base, root, tmp }) {
+      const dir = buildFolder(tmp, 'stores');
+      await openViewer(page, base);
+      await openFolder(page, dir);
+      const rows = await listed(page);
+
+      // The viewer lists what the CLI lists: same ids in the same order, same titles and counts.
+      const cli = JSON.parse(docstream(root, ['list', '--json', dir]));
+      assert.deepEqual(rows.map((r) => r.id), cli.map((e) => e.id));
+      for (const e of cli) {
+        const r = rows.find((x) => x.id === e.id);
+        assert.equal(r.title, e.title, e.id);
+        if (!e.error) assert.deepEqual(r.cells.slice(3), [String(e.messages), String(e.tools)], `${e.id} counts`);
+      }
+      const split = rows.find((r) => r.id === 'c-split');
+      assert.equal(split.title, 'Louder greeting');
+      assert.deepEqual(split.cells.slice(0, 2), ['Cursor', '/home/dev/hello app']);
+      assert.match(rows.find((r) => r.id === 'c-bad').error, /composerData:c-bad is not valid JSON/);
+      assert.equal(rows.find((r) => r.id === 'c-inline').title, 'Old chat');
+      assert.ok(!rows.some((r) => r.id === 'c-empty'), 'an empty chat is not listed');
+      assert.match(await page.textContent('#library-summary'), /1 empty Cursor chat/);
+
+      // Open one by click: a stable fragment, the documents shown.
+      await page.click('#library-rows tr[data-id="c-split"] a');
+      assert.equal(new URL(page.url()).hash, '#c=c-split');
+      assert.match(await shownConversation(page, 'c-split'), /python3 src\/hello\.py --shout/);
+      assert.equal(await page.textContent('#crumb-title'), 'Louder greeting');
+
+      // Gaps: the missing and the malformed bubble are errors; the rest is shown.
+      await page.click('#crumb-back');
+      await page.click('#library-rows tr[data-id="c-gaps"] a');
+      const gaps = await shownConversation(page, 'c-gaps');
+      assert.match(gaps, /g2/);
+      assert.match(gaps, /three/);
+      assert.equal(await page.evaluate(() => document.getElementById('view').shadowRoot.querySelectorAll('.ds-error').length), 2);
+
+      // Back to the list, search across all: a command, a path, a sub-agent's text.
+      await page.click('#crumb-back');
+      await page.waitForFunction(() => document.body.dataset.mode === 'library');
+      for (const [query, id] of [['sed -i s/greet', 's-main'], ['src/hello.py', 'c-split'], ['zebra-marker', 's-main.agent-ab12'], ['tokenizer', 'c-inline']]) {
+        await page.fill('#library-search', query);
+        await page.waitForFunction((q) => document.getElementById('library-results').dataset.query === q, query);
+        const hrefs = await page.$$eval('#library-results a.hit', (as) => as.map((a) => a.getAttribute('href')));
+        assert.ok(hrefs.some((h) => h.startsWith(`#c=${encodeURIComponent(id)}&d=`)), `${query}: ${hrefs}`);
+      }
+      // A hit opens at its document, marked.
+      await page.fill('#library-search', 'sed -i s/greet');
+      await page.waitForFunction(() => document.getElementById('library-results').dataset.query === 'sed -i s/greet');
+      await page.click('#library-results a.hit');
+      await shownConversation(page, 's-main');
+      const target = await page.waitForFunction(() => document.getElementById('view').shadowRoot.querySelector('.dsv-target')?.textContent);
+      assert.match(await target.jsonValue(), /sed -i s\/greet\/welcome/);
+      assert.match(new URL(page.url()).hash, /^#c=s-main&d=doc_/);
+
+      // The sub-agent and the call that started it link to each other.
+      const sub = await page.$eval('#crumb-links a[data-doc]', (a) => ({ href: a.getAttribute('href'), doc: a.dataset.doc }));
+      assert.equal(sub.href, `#c=${encodeURIComponent('s-main.agent-ab12')}`);
+      await page.click('#crumb-links a[data-doc]');
+      assert.match(await shownConversation(page, 's-main.agent-ab12'), /zebra-marker/);
+      const back = await page.$eval('#crumb-links a', (a) => a.getAttribute('href'));
+      assert.equal(back, `#c=s-main&d=${sub.doc}`);
+      await page.click('#crumb-links a');
+      await shownConversation(page, 's-main');
+      await page.waitForFunction((doc) => document.getElementById('view').shadowRoot.querySelector('.dsv-target')?.dataset.docId === doc, sub.doc);
+
+      // The screenshot of the library for the README.
+      await page.click('#crumb-back');
+      await page.fill('#library-search', '');
+      await page.dispatchEvent('#library-search', 'input');
+      await page.waitForFunction(() => !document.getElementById('library-table').hidden);
+      await page.screenshot({ path: join(root, 'docs', 'screenshots', 'viewer-library.png') });
+      await page.fill('#library-search', 'greet');
+      await page.waitForFunction(() => !document.getElementById('library-results').hidden);
+      await page.screenshot({ path: join(root, 'docs', 'screenshots', 'viewer-library-search.png') });
+    },
+  },
+  {
+    name: 'library: a truncated database is an error naming the file; the rest loads',
+    async run({ page, base, tmp }) {
+      const dir = buildFolder(tmp, 'truncated');
+      const db = join(dir, 'User', 'globalStorage', 'state.vscdb');
+      truncateSync(db, Math.floor(statSync(db).size / 2));
+      await openViewer(page, base);
+      await openFolder(page, dir);
+      const rows = await listed(page);
+      const bad = rows.find((r) => r.id.endsWith('globalStorage/state.vscdb'));
+      assert.ok(bad, JSON.stringify(rows));
+      assert.match(bad.error, /globalStorage\/state\.vscdb/);
+      assert.match(bad.error, /damaged or truncated|not a SQLite database|malformed/);
+      assert.ok(rows.some((r) => r.id === 's-main' && !r.error), 'Claude Code still loads');
+    },
+  },
+  {
+    name: 'library: the exported site searches and opens documents from file://',
+    async run({ page, root, tmp }) {
+      const dir = buildFolder(tmp, 'export');
+      const out = join(tmp, 'site');
+      docstream(root, ['export', '--out', out, dir]);
+      await page.goto(pathToFileURL(join(out, 'index.html')).href);
+      await page.waitForSelector('html[data-ready="true"]');
+      assert.ok(await page.$('li[data-id="c-split"] a'));
+      await page.fill('#q', 'python3 src/hello.py');
+      await page.waitForSelector('#results a.dss-hit');
+      const href = await page.$eval('#results a.dss-hit', (a) => a.getAttribute('href'));
+      assert.match(href, /^c\/c-split\.html#doc_/);
+      await page.click('#results a.dss-hit');
+      await page.waitForSelector('html[data-ready="true"]');
+      const marked = await page.$eval('.dss-target', (el) => el.textContent);
+      assert.match(marked, /python3 src\/hello\.py --shout/);
+      // The sub-agent page links back to the call that started it.
+      await page.goto(pathToFileURL(join(out, 'c', 's-main.agent-ab12.html')).href);
+      const parent = await page.$eval('.dss-parent a', (a) => a.getAttribute('href'));
+      assert.match(parent, /^\.\.\/c\/s-main\.html#doc_/);
+    },
+  },
+  {
+    name: 'library: a generated 200 MB Cursor database opens to its list (time and memory printed)',
+    timeout: 600_000,
+    async run({ page, base, tmp }) {
+      const mb = Number(process.env.LIBRARY_MB ?? 200);
+      const t0 = Date.now();
+      const large = largeCursorDb(join(tmp, 'large-store', 'state.vscdb'), mb);
+      console.log(`     generated ${(large.bytes / 1048576).toFixed(0)} MB, ${large.composers} conversations, in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+      await openViewer(page, base);
+      const before = rendererRss();
+      let peak = before;
+      const sampler = setInterval(() => { peak = Math.max(peak, rendererRss()); }, 250);
+      try {
+        const start = Date.now();
+        await page.evaluate(() => delete document.body.dataset.library);
+        await page.setInputFiles('#file', large.path);
+        await page.waitForFunction(() => ['listed', 'indexed'].includes(document.body.dataset.library), null, { timeout: 120_000 });
+        const listedAfter = (Date.now() - start) / 1000;
+        const peakListed = peak;
+        const n = await page.$$eval('#library-rows tr', (r) => r.length);
+        assert.equal(n, large.composers);
+        await page.waitForFunction(() => document.body.dataset.library === 'indexed', null, { timeout: 540_000 });
+        const indexedAfter = (Date.now() - start) / 1000;
+        await page.fill('#library-search', large.needle);
+        await page.waitForSelector('#library-results a.hit');
+        const href = await page.$eval('#library-results a.hit', (a) => a.getAttribute('href'));
+        assert.match(href, /^#c=large-00007&d=/);
+        console.log(`     ${mb} MB store: list in ${listedAfter.toFixed(1)} s (renderer RSS peak ${peakListed.toFixed(0)} MB, ${before.toFixed(0)} MB before), ` +
+          `indexed for search in ${indexedAfter.toFixed(1)} s (renderer RSS peak ${peak.toFixed(0)} MB)`);
+      } finally {
+        clearInterval(sampler);
+      }
+    },
+  },
+];

@@ -1,0 +1,136 @@
+// Stores for the library tests, built here with the same SQLite the viewer uses
+// (@sqlite.org/sqlite-wasm's Node build, in memory, then written out): a Cursor User
+// folder (global database in the split and the older inline layout, a workspace
+// database naming them, a malformed composer row, a missing and a malformed bubble
+// row), a Claude Code projects folder with sub-agents, a truncated database, and a
+// large generated database of a given size.
+import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+const sqlite3 = await sqlite3InitModule({ print: () => {}, printErr: () => {} });
+
+/** Writes a database of `table` rows [[key, value]] (values as text). */
+function kvDb(path, table, rows) {
+  const db = new sqlite3.oo1.DB(':memory:', 'c');
+  try {
+    db.exec(`PRAGMA page_size = 4096;
+      CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);
+      ${table === 'ItemTable' ? '' : `CREATE TABLE ${table} (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);`}`);
+    const q = db.prepare(`INSERT INTO ${table} (key, value) VALUES (?, ?)`);
+    db.transaction(() => {
+      for (const [k, v] of rows) q.bind([k, typeof v === 'string' ? v : JSON.stringify(v)]).stepReset();
+    });
+    q.finalize();
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, sqlite3.capi.sqlite3_js_db_export(db));
+  } finally {
+    db.close();
+  }
+}
+
+const jsonl = (lines) => lines.map((l) => `${JSON.stringify(l)}\n`).join('');
+
+/** A Cursor `User` folder under `root`; returns its path. */
+export function cursorUserDir(root) {
+  const user = join(root, 'User');
+  const bubble = (c, id, v) => [`bubbleId:${c}:${id}`, v];
+  kvDb(join(user, 'globalStorage', 'state.vscdb'), 'cursorDiskKV', [
+    ['composerData:c-split', { _v: 3, composerId: 'c-split', createdAt: 1735000000000, lastUpdatedAt: 1735000500000,
+      fullConversationHeadersOnly: [{ bubbleId: 'b1', type: 1 }, { bubbleId: 'b2', type: 2 }, { bubbleId: 'b3', type: 2 }], conversationMap: {} }],
+    bubble('c-split', 'b1', { type: 1, bubbleId: 'b1', text: 'Make the greeting louder' }),
+    bubble('c-split', 'b2', { type: 2, bubbleId: 'b2', text: 'Editing hello.py.',
+      toolFormerData: { toolCallId: 'call-edit', name: 'edit_file', status: 'completed',
+        rawArgs: JSON.stringify({ target_file: 'src/hello.py', code_edit: "print('HELLO')\n" }), result: '{"isApplied": true}' } }),
+    bubble('c-split', 'b3', { type: 2, bubbleId: 'b3',
+      toolFormerData: { toolCallId: 'call-run', name: 'run_terminal_cmd', status: 'completed',
+        rawArgs: JSON.stringify({ command: 'python3 src/hello.py --shout' }), result: '{"output": "HELLO\\n", "exitCode": 0}' } }),
+    ['composerData:c-inline', { _v: 1, composerId: 'c-inline', name: 'Old chat', createdAt: 1700000000000,
+      conversation: [{ type: 1, bubbleId: 'i1', text: 'What does the tokenizer do?' }, { type: 2, bubbleId: 'i2', text: 'It splits **lines**.' }] }],
+    ['composerData:c-gaps', { _v: 3, composerId: 'c-gaps', name: 'Gaps', createdAt: 1720000000000,
+      fullConversationHeadersOnly: [{ bubbleId: 'g1', type: 1 }, { bubbleId: 'g2', type: 2 }, { bubbleId: 'g3', type: 2 }, { bubbleId: 'g4', type: 2 }] }],
+    bubble('c-gaps', 'g1', { type: 1, bubbleId: 'g1', text: 'Count to three' }),
+    ['bubbleId:c-gaps:g3', '{"type": 2, "text": "tw'],
+    bubble('c-gaps', 'g4', { type: 2, bubbleId: 'g4', text: 'three' }),
+    ['composerData:c-bad', '{"composerId": "c-bad", "fullConv'],
+    ['composerData:c-empty', { _v: 3, composerId: 'c-empty', fullConversationHeadersOnly: [] }],
+  ]);
+  const ws = join(user, 'workspaceStorage', '7f3a');
+  kvDb(join(ws, 'state.vscdb'), 'ItemTable', [
+    ['composer.composerData', { allComposers: [{ type: 'head', composerId: 'c-split', name: 'Louder greeting' }, { type: 'head', composerId: 'c-inline' }] }],
+  ]);
+  writeFileSync(join(ws, 'workspace.json'), '{"folder": "file:///home/dev/hello%20app"}');
+  return user;
+}
+
+/** A Claude Code `projects` folder under `root`; returns its path. */
+export function claudeProjects(root) {
+  const p = join(root, 'projects', '-home-dev-hello-app');
+  mkdirSync(join(p, 's-main', 'subagents'), { recursive: true });
+  const base = { sessionId: 's-main', isSidechain: false, cwd: '/home/dev/hello app', version: '2.0.30' };
+  writeFileSync(join(p, 's-main.jsonl'), jsonl([
+    { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2025-06-01T09:00:00.000Z', message: { role: 'user', content: 'Find where greet() is called and rename it' } },
+    { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2025-06-01T09:00:05.000Z', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [
+      { type: 'text', text: 'I will ask a helper.' },
+      { type: 'tool_use', id: 'toolu_find', name: 'Task', input: { description: 'Find callers', prompt: 'List every caller of greet()' } }] } },
+    { ...base, type: 'user', uuid: 'u2', parentUuid: 'a1', timestamp: '2025-06-01T09:01:00.000Z', toolUseResult: { status: 'completed', agentId: 'ab12' },
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_find', content: 'src/app.py:3' }] } },
+    { ...base, type: 'assistant', uuid: 'a2', parentUuid: 'u2', timestamp: '2025-06-01T09:02:00.000Z', message: { id: 'msg_2', role: 'assistant', model: 'claude-sonnet-4-5', content: [
+      { type: 'tool_use', id: 'toolu_sed', name: 'Bash', input: { command: 'sed -i s/greet/welcome/ src/app.py' } }] } },
+  ]));
+  writeFileSync(join(p, 's-main', 'subagents', 'agent-ab12.jsonl'), jsonl([
+    { type: 'user', sessionId: 's-main', agentId: 'ab12', isSidechain: true, uuid: 'x1', parentUuid: null, timestamp: '2025-06-01T09:00:30.000Z', message: { role: 'user', content: 'List every caller of greet()' } },
+    { type: 'assistant', sessionId: 's-main', agentId: 'ab12', isSidechain: true, uuid: 'x2', parentUuid: 'x1', timestamp: '2025-06-01T09:00:40.000Z', message: { id: 'msg_x', role: 'assistant', content: [{ type: 'text', text: 'One caller: src/app.py line 3 (zebra-marker).' }] } },
+  ]));
+  writeFileSync(join(p, 's-new.jsonl'), jsonl([
+    { type: 'summary', summary: 'Rename greet to welcome', leafUuid: 'a2' },
+    { type: 'user', sessionId: 's-new', uuid: 'n1', parentUuid: null, cwd: '/home/dev/hello app', timestamp: '2025-06-02T10:00:00.000Z', message: { role: 'user', content: 'Run the tests' } },
+  ]));
+  return join(root, 'projects');
+}
+
+/**
+ * A Cursor global database of about `mb` megabytes: composers of 40 bubbles each
+ * (prompts, answers with Markdown, tool calls with large results). Returns
+ * { path, bytes, composers, needle } where `needle` is a word in exactly one prompt.
+ */
+export function largeCursorDb(path, mb) {
+  const db = new sqlite3.oo1.DB(':memory:', 'c');
+  const target = mb * 1024 * 1024;
+  let bytes = 0;
+  let composers = 0;
+  const filler = 'lorem ipsum dolor sit amet consectetur '.repeat(60);
+  const output = 'line of build output 0123456789\n'.repeat(700);
+  try {
+    db.exec('PRAGMA page_size = 4096; CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB); CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB);');
+    const q = db.prepare('INSERT INTO cursorDiskKV (key, value) VALUES (?, ?)');
+    db.transaction(() => {
+      while (bytes < target) {
+        const c = `large-${String(composers).padStart(5, '0')}`;
+        const headers = [];
+        for (let b = 0; b < 40; b++) {
+          const id = `${c}-b${b}`;
+          const human = b % 10 === 0;
+          headers.push({ bubbleId: id, type: human ? 1 : 2 });
+          const v = human
+            ? { type: 1, bubbleId: id, text: `Task ${composers}.${b}: ${composers === 7 && b === 0 ? 'find the quokka-needle in the parser' : 'refactor the module'} ${filler.slice(0, 200)}` }
+            : b % 3 === 0
+              ? { type: 2, bubbleId: id, toolFormerData: { toolCallId: `call-${id}`, name: 'run_terminal_cmd', status: 'completed', rawArgs: JSON.stringify({ command: `cargo test -p crate${b}` }), result: JSON.stringify({ output, exitCode: 0 }) } }
+              : { type: 2, bubbleId: id, text: `## Step ${b}\n\n${filler}\n\n\`\`\`rust\nfn step_${b}() {}\n\`\`\`` };
+          const text = JSON.stringify(v);
+          bytes += text.length + 60;
+          q.bind([`bubbleId:${c}:${id}`, text]).stepReset();
+        }
+        q.bind([`composerData:${c}`, JSON.stringify({ _v: 3, composerId: c, name: `Generated conversation ${composers}`, createdAt: 1730000000000 + composers * 60000, fullConversationHeadersOnly: headers })]).stepReset();
+        composers++;
+      }
+    });
+    q.finalize();
+    const out = sqlite3.capi.sqlite3_js_db_export(db);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, out);
+    return { path, bytes: out.length, composers, needle: 'quokka-needle' };
+  } finally {
+    db.close();
+  }
+}

@@ -1,0 +1,412 @@
+// The viewer as a library: open a folder or a store (file input with directory
+// selection, drag and drop of folders, the File System Access API where the browser
+// has it), list every conversation, search across them, open one at a stable
+// fragment (#c=<id>, #c=<id>&d=<document or prompt id>). The stores are read in a
+// worker (worker.js); this module only shows what it reports.
+
+const $ = (id) => document.getElementById(id);
+
+/** Names of files the library reads; everything else in a folder is skipped. */
+const WANTED = /(\.vscdb|\.jsonl|\.ndjson|\.json|\.sse)$/i;
+const AGENTS = { cursor: 'Cursor', 'claude-code': 'Claude Code', file: 'file' };
+
+/** Whether a set of picked or dropped files is a library (more than one transcript). */
+export function isLibrary(files) {
+  return files.length > 1 || files.some((f) => /\.vscdb$/i.test(f.name) || (f.path ?? '').includes('/'));
+}
+
+function keep(path) {
+  const name = path.split('/').pop();
+  return WANTED.test(name) && !name.startsWith('.');
+}
+
+/** Files of a dropped folder (FileSystemEntry API). */
+async function entryFiles(entry, prefix, out) {
+  if (entry.isFile) {
+    const path = `${prefix}${entry.name}`;
+    if (keep(path)) out.push({ path, file: await new Promise((res, rej) => entry.file(res, rej)) });
+    return;
+  }
+  if (!entry.isDirectory || entry.name.startsWith('.') || entry.name === 'node_modules') return;
+  const reader = entry.createReader();
+  for (;;) {
+    const batch = await new Promise((res, rej) => reader.readEntries(res, rej));
+    if (!batch.length) break;
+    for (const e of batch) await entryFiles(e, `${prefix}${entry.name}/`, out);
+  }
+}
+
+/** Files below a directory handle (File System Access API). */
+async function handleFiles(dir, prefix, out) {
+  for await (const [name, h] of dir.entries()) {
+    if (name.startsWith('.') || name === 'node_modules') continue;
+    if (h.kind === 'directory') await handleFiles(h, `${prefix}${name}/`, out);
+    else if (keep(`${prefix}${name}`)) out.push({ path: `${prefix}${name}`, file: await h.getFile() });
+  }
+}
+
+function fmtDate(iso) {
+  return iso ? iso.slice(0, 16).replace('T', ' ') : '';
+}
+
+/**
+ * Sets up the library. `openConversation({ text, name, format })` loads one into the
+ * viewer and resolves when it is shown; `jump(anchor)` scrolls to a document.
+ */
+export function setupLibrary({ openConversation, jump, say, alertBox }) {
+  const picker = { folder: $('folder'), storeButton: $('open-store') };
+  /** The library's elements, put in place from their template when first opened. */
+  let ui = null;
+  function mount() {
+    if (ui) return;
+    const t = $('library-template');
+    t.replaceWith(t.content.cloneNode(true));
+    ui = {
+      section: $('library'), title: $('library-title'), summary: $('library-summary'),
+      progress: $('library-progress'), progressText: $('library-progress-text'),
+      search: $('library-search'), searchForm: $('library-search-form'), count: $('library-count'),
+      results: $('library-results'), table: $('library-table'), rows: $('library-rows'),
+      crumb: $('crumb'), crumbTitle: $('crumb-title'), crumbLinks: $('crumb-links'),
+    };
+    ui.search.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(runSearch, 150);
+    });
+    ui.searchForm.addEventListener('submit', (e) => {
+      e.preventDefault();
+      clearTimeout(timer);
+      runSearch();
+    });
+  }
+  let worker = null;
+  let entries = [];
+  const byId = new Map();
+  const rows = new Map();
+  let req = 0;
+  const pending = new Map();
+  let shown = null; // id of the conversation in the view
+  let name = '';
+
+  function ask(msg) {
+    const r = ++req;
+    return new Promise((resolve, reject) => {
+      pending.set(r, { resolve, reject });
+      worker.postMessage({ ...msg, req: r });
+    });
+  }
+
+  function startWorker() {
+    worker?.terminate();
+    worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    worker.onmessage = ({ data }) => {
+      if (data.req && pending.has(data.req)) {
+        const p = pending.get(data.req);
+        pending.delete(data.req);
+        if (data.type === 'error') p.reject(new Error(data.message));
+        else p.resolve(data);
+        return;
+      }
+      if (data.type === 'list') onList(data);
+      else if (data.type === 'entries') onEntries(data.entries);
+      else if (data.type === 'progress') onProgress(data);
+      else if (data.type === 'indexed') onIndexed(data.stats);
+      else if (data.type === 'error') alertBox('The library could not be read.', data.message);
+    };
+    worker.onerror = (e) => alertBox('The library could not be read.', e.message ?? String(e));
+  }
+
+  // ---- the list --------------------------------------------------------------------
+
+  function cell(text, cls) {
+    const td = document.createElement('td');
+    if (cls) td.className = cls;
+    td.textContent = text;
+    return td;
+  }
+
+  function row(e) {
+    const tr = document.createElement('tr');
+    tr.dataset.id = e.id;
+    if (e.parent) tr.classList.add('sub');
+    if (e.error) tr.classList.add('bad');
+    const title = document.createElement('td');
+    title.className = 'title';
+    if (e.error) {
+      const s = document.createElement('span');
+      s.textContent = e.title;
+      const why = document.createElement('div');
+      why.className = 'why';
+      why.textContent = e.error;
+      title.append(s, why);
+    } else {
+      const a = document.createElement('a');
+      a.href = `#c=${encodeURIComponent(e.id)}`;
+      a.textContent = e.title;
+      title.append(a);
+    }
+    tr.append(title, cell(AGENTS[e.agent] ?? e.agent), cell(e.project ?? '', 'project'), cell(fmtDate(e.created ?? e.updated)),
+      cell(e.error ? '' : String(e.messages), 'num'), cell(e.error ? '' : (e.tools == null ? '…' : String(e.tools)), 'num'));
+    return tr;
+  }
+
+  function onList({ entries: list, stats }) {
+    entries = list;
+    byId.clear();
+    rows.clear();
+    const frag = document.createDocumentFragment();
+    for (const e of list) {
+      e.tools = null; // until indexed
+      byId.set(e.id, e);
+      const tr = row(e);
+      rows.set(e.id, tr);
+      frag.append(tr);
+    }
+    ui.rows.replaceChildren(frag);
+    const n = list.length;
+    ui.summary.textContent = `${n} conversation${n === 1 ? '' : 's'} listed in ${(stats.ms / 1000).toFixed(1)} s from ${stats.files} file${stats.files === 1 ? '' : 's'}${stats.empty ? ` · ${stats.empty} empty Cursor chats not listed` : ''}`;
+    ui.section.dataset.state = 'listed';
+    document.body.dataset.library = 'listed';
+    route();
+  }
+
+  function onEntries(list) {
+    for (const e of list) {
+      const tr = rows.get(e.id);
+      if (e.removed) {
+        tr?.remove();
+        rows.delete(e.id);
+        byId.delete(e.id);
+        entries = entries.filter((x) => x.id !== e.id);
+        continue;
+      }
+      byId.set(e.id, e);
+      entries = entries.map((x) => (x.id === e.id ? e : x));
+      const fresh = row(e);
+      rows.set(e.id, fresh);
+      tr?.replaceWith(fresh);
+    }
+  }
+
+  function onProgress({ done, total }) {
+    ui.progress.hidden = false;
+    ui.progress.max = total || 1;
+    ui.progress.value = done;
+    ui.progressText.textContent = `Indexing for search: ${done} of ${total} conversations read`;
+  }
+
+  function onIndexed(stats) {
+    ui.progress.hidden = true;
+    const secs = (stats.ms / 1000).toFixed(1);
+    ui.progressText.textContent = `Indexed ${stats.conversations} conversation${stats.conversations === 1 ? '' : 's'} in ${secs} s${stats.notSearchable ? ` · ${stats.notSearchable} over the search memory budget are listed but not searched` : ''}.`;
+    ui.section.dataset.state = 'indexed';
+    document.body.dataset.library = 'indexed';
+    if (ui.search.value.trim()) runSearch();
+  }
+
+  // ---- search ------------------------------------------------------------------------
+
+  async function runSearch() {
+    const query = ui.search.value.trim();
+    if (!query) {
+      ui.results.hidden = true;
+      ui.table.hidden = false;
+      ui.count.textContent = '';
+      return;
+    }
+    const { results, partial } = await ask({ type: 'search', query });
+    if (ui.search.value.trim() !== query) return;
+    const frag = document.createDocumentFragment();
+    let hits = 0;
+    for (const r of results) {
+      const e = byId.get(r.id);
+      if (!e) continue;
+      const li = document.createElement('li');
+      const head = document.createElement('a');
+      head.href = `#c=${encodeURIComponent(r.id)}`;
+      head.className = 'hit-title';
+      head.textContent = e.title;
+      const facts = document.createElement('span');
+      facts.className = 'muted';
+      facts.textContent = ` · ${AGENTS[e.agent] ?? e.agent}${e.project ? ` · ${e.project}` : ''}`;
+      const ul = document.createElement('ul');
+      for (const h of r.hits) {
+        if (!h.anchor) continue;
+        hits++;
+        const a = document.createElement('a');
+        a.href = `#c=${encodeURIComponent(r.id)}&d=${encodeURIComponent(h.anchor)}`;
+        a.className = 'hit';
+        const at = Math.max(0, h.at);
+        const mark = document.createElement('mark');
+        mark.textContent = h.snippet.slice(at, at + h.len);
+        a.append(h.snippet.slice(0, at), mark, h.snippet.slice(at + h.len));
+        const hl = document.createElement('li');
+        hl.append(a);
+        ul.append(hl);
+      }
+      li.append(head, facts, ul);
+      frag.append(li);
+    }
+    ui.results.replaceChildren(frag);
+    ui.results.dataset.query = query;
+    ui.results.hidden = false;
+    ui.table.hidden = true;
+    const n = results.length;
+    ui.count.textContent = n ? `${n} conversation${n === 1 ? '' : 's'}, ${hits} match${hits === 1 ? '' : 'es'}${partial ? ' (search covers part of the library)' : ''}` : 'no matches';
+  }
+  let timer = 0;
+
+  // ---- routing: #c=<id>&d=<anchor> ---------------------------------------------------
+
+  function parseHash() {
+    const p = new URLSearchParams(location.hash.slice(1));
+    return { id: p.get('c'), anchor: p.get('d') };
+  }
+
+  function link(id, anchor, text) {
+    const a = document.createElement('a');
+    a.href = `#c=${encodeURIComponent(id)}${anchor ? `&d=${encodeURIComponent(anchor)}` : ''}`;
+    a.textContent = text;
+    return a;
+  }
+
+  async function showConversation(id, anchor) {
+    const e = byId.get(id);
+    if (!e) {
+      alertBox(`No conversation ${id} in this library.`, 'The library may have been opened from other files.');
+      return;
+    }
+    document.body.dataset.mode = 'conversation';
+    ui.crumbTitle.textContent = e.title;
+    ui.crumb.hidden = false;
+    if (shown !== id) {
+      const data = await ask({ type: 'read', id });
+      const links = [];
+      if (e.parent) {
+        const p = byId.get(e.parent.conversation);
+        const span = document.createElement('span');
+        span.append('Started by ', link(e.parent.conversation, data.parentDoc, p?.title ?? e.parent.conversation),
+          e.parent.toolCallId ? ` (tool call ${e.parent.toolCallId})` : '');
+        links.push(span);
+      }
+      if (data.children.length) {
+        const span = document.createElement('span');
+        span.append('Sub-agents: ');
+        data.children.forEach(([cid, doc], i) => {
+          if (i) span.append(' · ');
+          const a = link(cid, null, byId.get(cid)?.title ?? cid);
+          if (doc) a.dataset.doc = doc;
+          span.append(a);
+          if (doc) span.append(' ', link(id, doc, '(its call)'));
+        });
+        links.push(span);
+      }
+      ui.crumbLinks.replaceChildren(...links);
+      shown = id;
+      delete document.body.dataset.conversation;
+      await openConversation({ text: data.text, name: e.title, format: data.format });
+      // Tests and scripts wait for this: the conversation shown is this one.
+      document.body.dataset.conversation = id;
+    }
+    if (anchor) jump(anchor);
+  }
+
+  function showList() {
+    document.body.dataset.mode = 'library';
+    ui.crumb.hidden = true;
+    say('');
+  }
+
+  async function route() {
+    if (!worker || !entries) return;
+    const { id, anchor } = parseHash();
+    try {
+      if (id) await showConversation(id, anchor);
+      else showList();
+    } catch (err) {
+      alertBox(`Could not open ${id}.`, err.message);
+    }
+  }
+  addEventListener('hashchange', route);
+
+  // ---- opening -------------------------------------------------------------------------
+
+  /** Opens files [{ path, file }] as a library. */
+  function openFiles(files, label) {
+    const wanted = files.filter((f) => keep(f.path));
+    if (!wanted.length) {
+      alertBox(`Nothing to read in ${label}.`, 'A library is a Cursor state.vscdb, a Claude Code projects folder, or a folder of .jsonl, .json or .sse transcripts.');
+      return;
+    }
+    alertBox('');
+    mount();
+    name = label;
+    shown = null;
+    startWorker();
+    ui.title.textContent = `Library: ${label}`;
+    ui.summary.textContent = `Reading ${wanted.length} file${wanted.length === 1 ? '' : 's'}…`;
+    ui.progress.hidden = false;
+    ui.progress.removeAttribute('value');
+    ui.progressText.textContent = 'Listing conversations…';
+    ui.section.hidden = false;
+    ui.section.dataset.state = 'listing';
+    document.body.dataset.library = 'listing';
+    ui.results.hidden = true;
+    ui.table.hidden = false;
+    ui.search.value = '';
+    ui.count.textContent = '';
+    ui.rows.replaceChildren();
+    entries = null;
+    if (parseHash().id == null) history.replaceState(null, '', '#');
+    document.body.dataset.mode = parseHash().id ? 'conversation' : 'library';
+    say(`Opening ${label}; nothing leaves this page.`);
+    worker.postMessage({ type: 'open', files: wanted });
+  }
+
+  picker.folder.addEventListener('change', () => {
+    const files = [...picker.folder.files].map((file) => ({ path: file.webkitRelativePath || file.name, file }));
+    const top = files[0]?.path.split('/')[0] ?? 'folder';
+    picker.folder.value = '';
+    if (files.length) openFiles(files, top);
+  });
+
+  if ('showDirectoryPicker' in window) {
+    picker.storeButton.hidden = false;
+    picker.storeButton.addEventListener('click', async () => {
+      let dir;
+      try {
+        dir = await window.showDirectoryPicker({ mode: 'read' });
+      } catch {
+        return; // cancelled
+      }
+      const files = [];
+      await handleFiles(dir, `${dir.name}/`, files);
+      openFiles(files, dir.name);
+    });
+  }
+
+  return {
+    /** Opens picked files (a File list) as a library. */
+    openPicked(fileList) {
+      const files = [...fileList].map((file) => ({ path: file.webkitRelativePath || file.name, file }));
+      openFiles(files, files.length === 1 ? files[0].path : `${files.length} files`);
+    },
+    /** Opens a drop: folders are walked. Returns false when it is no library. */
+    async openDrop(dataTransfer) {
+      const items = [...(dataTransfer.items ?? [])].map((i) => i.webkitGetAsEntry?.()).filter(Boolean);
+      const dirs = items.some((e) => e.isDirectory);
+      const files = [...(dataTransfer.files ?? [])];
+      if (!dirs && !isLibrary(files.map((f) => ({ name: f.name })))) return false;
+      const out = [];
+      for (const e of items) await entryFiles(e, '', out);
+      openFiles(out, items.length === 1 ? items[0].name : `${items.length} items`);
+      return true;
+    },
+    /** Whether a library is open. */
+    get open() {
+      return worker != null;
+    },
+    get name() {
+      return name;
+    },
+  };
+}
