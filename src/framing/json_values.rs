@@ -179,20 +179,24 @@ impl JsonValues {
 
 /// True when JSON text nests deeper than `max` (strings are skipped).
 pub fn nests_deeper_than(bytes: &[u8], max: usize) -> bool {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for &b in bytes {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'"' => {
+                // Strings are skipped a vector at a time, to their closing quote.
+                i += 1;
+                loop {
+                    match memchr::memchr2(b'"', b'\\', bytes.get(i..).unwrap_or_default()) {
+                        None => return false,
+                        Some(j) if bytes[i + j] == b'\\' => i += j + 2,
+                        Some(j) => {
+                            i += j;
+                            break;
+                        }
+                    }
+                }
             }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
             b'{' | b'[' => {
                 depth += 1;
                 if depth > max {
@@ -202,6 +206,7 @@ pub fn nests_deeper_than(bytes: &[u8], max: usize) -> bool {
             b'}' | b']' => depth = depth.saturating_sub(1),
             _ => {}
         }
+        i += 1;
     }
     false
 }

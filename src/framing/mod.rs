@@ -14,5 +14,10 @@ use std::borrow::Cow;
 
 /// Bytes as text: borrowed when valid UTF-8, otherwise with U+FFFD for each bad sequence.
 pub fn utf8_lossy(bytes: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(bytes)
+    // The strict check is the fast one (word at a time over ASCII); the lossy decoder
+    // runs only when there is something to replace.
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(bytes),
+    }
 }

@@ -11,6 +11,7 @@ pub mod blocks;
 pub mod diff;
 pub mod document;
 pub mod escape;
+pub mod json;
 pub mod labels;
 pub mod markdown;
 pub mod page;

@@ -25,6 +25,8 @@ pub enum Part {
     Lines,
     /// A code document's unfinished last line (built while open).
     Open,
+    /// A status badge and error (replaced when the status changes).
+    Status,
     /// The main body: a diff, a terminal's output, a plan (replaced when it changes).
     Body,
     /// A tool call's arguments.
@@ -35,12 +37,13 @@ pub enum Part {
 
 impl Part {
     /// Every part.
-    pub const ALL: [Part; 8] = [
+    pub const ALL: [Part; 9] = [
         Part::Head,
         Part::Blocks,
         Part::Tail,
         Part::Lines,
         Part::Open,
+        Part::Status,
         Part::Body,
         Part::Args,
         Part::Result,
@@ -54,6 +57,7 @@ impl Part {
             Part::Tail => "tail",
             Part::Lines => "lines",
             Part::Open => "open",
+            Part::Status => "status",
             Part::Body => "body",
             Part::Args => "args",
             Part::Result => "result",

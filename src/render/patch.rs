@@ -147,11 +147,31 @@ pub struct At {
     pub index: usize,
 }
 
-/// Length of a string in UTF-16 code units (what JavaScript's `length` counts).
+/// Length of a string in UTF-16 code units (what JavaScript's `length` counts): its
+/// bytes, less continuation bytes, plus one for each four-byte sequence, counted eight
+/// bytes at a time.
 pub fn utf16_len(s: &str) -> usize {
-    s.bytes()
-        .map(|b| usize::from(b & 0xC0 != 0x80) + usize::from(b >= 0xF0))
-        .sum()
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let bytes = s.as_bytes();
+    let mut chunks = bytes.chunks_exact(8);
+    let mut units = bytes.len();
+    for chunk in &mut chunks {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        if w & HIGH == 0 {
+            continue;
+        }
+        // Bit 7 set and bit 6 clear: a continuation byte (10xxxxxx).
+        let continuation = w & !(w << 1) & HIGH;
+        // Bits 7 to 4 set: the lead byte of a four-byte sequence (11110xxx).
+        let four = w & (w << 1) & (w << 2) & (w << 3) & HIGH;
+        units -= continuation.count_ones() as usize;
+        units += four.count_ones() as usize;
+    }
+    for &b in chunks.remainder() {
+        units -= usize::from(b & 0xC0 == 0x80);
+        units += usize::from(b >= 0xF0);
+    }
+    units
 }
 
 /// Writes patches in the wire form, appending to one growing string.
@@ -757,8 +777,25 @@ mod tests {
 
     #[test]
     fn utf16_lengths() {
-        assert_eq!(utf16_len("aé€😀"), 1 + 1 + 1 + 2);
-        assert_eq!("aé€😀".encode_utf16().count(), 5);
+        for s in [
+            "",
+            "a",
+            "aé€😀",
+            "😀😀😀😀😀",
+            "ascii only, longer than eight",
+            "–→−⋯ mixed 😀 text é",
+        ] {
+            assert_eq!(utf16_len(s), s.encode_utf16().count(), "{s}");
+            for i in 0..s.len() {
+                if s.is_char_boundary(i) {
+                    assert_eq!(
+                        utf16_len(&s[i..]),
+                        s[i..].encode_utf16().count(),
+                        "{s} from {i}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

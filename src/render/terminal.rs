@@ -1,13 +1,28 @@
 //! Terminal output: ANSI escape sequences stripped, huge outputs cut to head and tail.
 
+use std::borrow::Cow;
+
 /// Outputs longer than this many lines show head and tail, the full text folded.
 pub const MAX_LINES: usize = 200;
 /// Lines kept at each end of a cut output.
 pub const KEEP_LINES: usize = 60;
 
 /// Removes ANSI escape sequences (CSI, OSC, other ESC sequences) and control
-/// characters other than line breaks and tabs.
-pub fn strip_ansi(s: &str) -> String {
+/// characters other than line breaks and tabs. Text without any is returned as it is,
+/// after one scan.
+pub fn strip_ansi(s: &str) -> Cow<'_, str> {
+    // C0 controls but tab and line feed, DEL, and the lead byte of C1 controls (U+0080
+    // to U+009F, and other characters that share it).
+    let clean = s
+        .bytes()
+        .all(|b| (b >= 0x20 || b == b'\n' || b == b'\t') && b != 0x7f && b != 0xc2);
+    if clean {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(strip_slow(s))
+}
+
+fn strip_slow(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars().peekable();
     while let Some(c) = chars.next() {

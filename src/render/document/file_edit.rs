@@ -2,19 +2,25 @@
 
 use std::hash::Hash;
 
-use super::super::diff::{diff_view, push_header, push_side_by_side, push_unified};
+use super::super::diff::{DiffView, diff_view, push_header, push_side_by_side, push_unified};
 use super::super::escape::Markup;
 use super::super::parts::{Part, Slot};
 use super::super::{DiffMode, RenderOptions};
 use super::{Key, status_badge};
 use crate::model::{Document, FileEditMeta};
 
-pub(super) const PARTS: &[Part] = &[Part::Head, Part::Body];
+pub(super) const PARTS: &[Part] = &[Part::Head, Part::Status, Part::Body];
 
 const HEAD: Slot = Slot {
     part: Part::Head,
     tag: "div",
     class: "ds-edit-head",
+};
+
+const STATUS: Slot = Slot {
+    part: Part::Status,
+    tag: "div",
+    class: "ds-edit-status",
 };
 
 const BODY: Slot = Slot {
@@ -23,10 +29,14 @@ const BODY: Slot = Slot {
     class: "ds-edit-body",
 };
 
+/// The diff is computed once per rendering, for whichever parts need it.
 pub(super) fn render(doc: &Document, meta: &FileEditMeta, opts: &RenderOptions, out: &mut String) {
-    HEAD.wrap(out, |out| part(doc, meta, Part::Head, opts, out));
+    let view = diff_view(meta, doc.content.as_deref());
+    HEAD.wrap(out, |out| push_header(out, &view, opts.locale));
     out.raw("\n");
-    BODY.wrap(out, |out| part(doc, meta, Part::Body, opts, out));
+    STATUS.wrap(out, |out| status(meta, opts, out));
+    out.raw("\n");
+    BODY.wrap(out, |out| body(&view, opts, out));
     out.raw("\n");
 }
 
@@ -37,36 +47,42 @@ pub(super) fn part(
     opts: &RenderOptions,
     out: &mut String,
 ) {
-    let view = diff_view(meta, doc.content.as_deref());
     match part {
-        Part::Head => {
-            push_header(out, &view, opts.locale);
-            if let Some(status) = meta.status {
-                status_badge(out, status, opts);
-                out.raw("\n");
-            }
-            if let Some(err) = &meta.error {
-                out.raw("<div class=\"ds-error-message\">")
-                    .text(err)
-                    .raw("</div>\n");
-            }
-        }
-        Part::Body => {
-            if matches!(opts.diff_mode, DiffMode::Both | DiffMode::Unified) {
-                push_unified(out, &view, opts.locale);
-            }
-            if matches!(opts.diff_mode, DiffMode::Both | DiffMode::SideBySide) {
-                push_side_by_side(out, &view, opts.locale);
-            }
-        }
+        Part::Head => push_header(out, &diff_view(meta, doc.content.as_deref()), opts.locale),
+        Part::Status => status(meta, opts, out),
+        Part::Body => body(&diff_view(meta, doc.content.as_deref()), opts, out),
         _ => {}
     }
 }
 
-/// What the body is drawn from.
-pub(super) fn body_key(doc: &Document, meta: &FileEditMeta, h: &mut Key) {
+fn status(meta: &FileEditMeta, opts: &RenderOptions, out: &mut String) {
+    if let Some(status) = meta.status {
+        status_badge(out, status, opts);
+    }
+    if let Some(err) = &meta.error {
+        out.raw("<div class=\"ds-error-message\">")
+            .text(err)
+            .raw("</div>");
+    }
+}
+
+fn body(view: &DiffView, opts: &RenderOptions, out: &mut String) {
+    if matches!(opts.diff_mode, DiffMode::Both | DiffMode::Unified) {
+        push_unified(out, view, opts.locale);
+    }
+    if matches!(opts.diff_mode, DiffMode::Both | DiffMode::SideBySide) {
+        push_side_by_side(out, view, opts.locale);
+    }
+}
+
+/// What the head (path, operation, counts) and the body (the diff) are drawn from: an
+/// update that only sets the status leaves both alone, and the diff is not computed
+/// again.
+pub(super) fn diff_key(doc: &Document, meta: &FileEditMeta, h: &mut Key) {
     (
         meta.operation as u8,
+        &meta.file_path,
+        &meta.new_path,
         &meta
             .diff
             .as_ref()

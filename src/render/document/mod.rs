@@ -98,7 +98,10 @@ pub(crate) fn render_part(doc: &Document, part: Part, opts: &RenderOptions, out:
 pub(crate) fn part_key(doc: &Document, part: Part, opts: &RenderOptions) -> Option<u64> {
     let mut h = Key::new();
     match (&doc.meta, part) {
-        (Meta::FileEdit(m), Part::Body) => file_edit::body_key(doc, m, &mut h),
+        (Meta::FileEdit(m), Part::Head | Part::Body) => {
+            part.hash(&mut h);
+            file_edit::diff_key(doc, m, &mut h)
+        }
         (Meta::TerminalCommand(m), Part::Body) => m.output.hash(&mut h),
         (Meta::ToolCall(m), Part::Args) => hash_value(&m.arguments, &mut h),
         (Meta::ToolCall(m), Part::Result) => match &m.result {

@@ -3,6 +3,7 @@
 
 use super::super::RenderOptions;
 use super::super::escape::Markup;
+use super::super::json::push_json_pretty;
 use super::super::labels::Label;
 use super::super::parts::{Part, Slot};
 use super::super::terminal::strip_ansi;
@@ -51,9 +52,9 @@ pub(super) fn part(m: &ToolCallMeta, part: Part, opts: &RenderOptions, out: &mut
         Part::Args => {
             out.raw("<details class=\"ds-tool-args\"><summary>")
                 .text(l(opts, Label::Arguments))
-                .raw("</summary><pre tabindex=\"0\">")
-                .text(&serde_json::to_string_pretty(&m.arguments).unwrap_or_default())
-                .raw("</pre></details>");
+                .raw("</summary><pre tabindex=\"0\">");
+            push_json_pretty(out, &m.arguments);
+            out.raw("</pre></details>");
         }
         Part::Result => {
             let Some(result) = &m.result else { return };
@@ -61,11 +62,11 @@ pub(super) fn part(m: &ToolCallMeta, part: Part, opts: &RenderOptions, out: &mut
                 .text(l(opts, Label::Result))
                 .raw("</summary><pre tabindex=\"0\">");
             match &result.data {
-                serde_json::Value::String(s) => out.text(&strip_ansi(s)),
-                other => out.text(&strip_ansi(
-                    &serde_json::to_string_pretty(other).unwrap_or_default(),
-                )),
-            };
+                serde_json::Value::String(s) => {
+                    out.text(&strip_ansi(s));
+                }
+                other => push_json_pretty(out, other),
+            }
             out.raw("</pre></details>");
         }
         _ => {}

@@ -1,0 +1,133 @@
+//! JSON shown to a person: a value pretty-printed as `serde_json::to_string_pretty`
+//! prints it, written straight into HTML (escaped as it goes, in one pass), with the
+//! control characters that JSON leaves unescaped (DEL, C1) dropped as a terminal would
+//! not show them.
+
+use serde_json::Value;
+
+use super::escape::Markup;
+
+/// Writes `value` pretty-printed, escaped for HTML text.
+pub fn push_json_pretty(out: &mut String, value: &Value) {
+    write_value(out, value, 0);
+}
+
+fn indent(out: &mut String, depth: usize) {
+    out.push('\n');
+    for _ in 0..depth {
+        out.push_str("  ");
+    }
+}
+
+fn write_value(out: &mut String, value: &Value, depth: usize) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&n.to_string()),
+        Value::String(s) => write_string(out, s),
+        Value::Array(items) => {
+            if items.is_empty() {
+                out.push_str("[]");
+                return;
+            }
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                indent(out, depth + 1);
+                write_value(out, item, depth + 1);
+            }
+            indent(out, depth);
+            out.push(']');
+        }
+        Value::Object(map) => {
+            if map.is_empty() {
+                out.push_str("{}");
+                return;
+            }
+            out.push('{');
+            for (i, (k, v)) in map.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                indent(out, depth + 1);
+                write_string(out, k);
+                out.push_str(": ");
+                write_value(out, v, depth + 1);
+            }
+            indent(out, depth);
+            out.push('}');
+        }
+    }
+}
+
+/// A JSON string literal (as serde_json escapes it), escaped for HTML.
+fn write_string(out: &mut String, s: &str) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.raw("&quot;");
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let special = b < 0x20
+            || matches!(b, b'"' | b'\\' | b'&' | b'<' | b'>' | b'\'' | 0x7f)
+            || (b == 0xc2 && matches!(bytes.get(i + 1), Some(0x80..=0x9f)));
+        if !special {
+            i += 1;
+            continue;
+        }
+        out.push_str(&s[run..i]);
+        let len = if b == 0xc2 { 2 } else { 1 };
+        match b {
+            b'"' => out.push_str("\\&quot;"),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            0x08 => out.push_str("\\b"),
+            0x0c => out.push_str("\\f"),
+            b'&' => out.push_str("&amp;"),
+            b'<' => out.push_str("&lt;"),
+            b'>' => out.push_str("&gt;"),
+            b'\'' => out.push_str("&#39;"),
+            0x7f | 0xc2 => {}
+            _ => {
+                out.push_str("\\u00");
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xf)]));
+            }
+        }
+        i += len;
+        run = i;
+    }
+    out.push_str(&s[run..]);
+    out.raw("&quot;");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::escape::escape;
+    use crate::render::terminal::strip_ansi;
+
+    #[test]
+    fn prints_as_serde_json_pretty_escaped() {
+        let v: Value = serde_json::from_str(
+            r#"{"a":[1,2.5,{"b":null,"c":[]}],"d":{},"e":"q\"\\\n\t<&>'\u0001 é 😀","f":true}"#,
+        )
+        .unwrap();
+        let mut out = String::new();
+        push_json_pretty(&mut out, &v);
+        let expected = escape(&strip_ansi(&serde_json::to_string_pretty(&v).unwrap()));
+        assert_eq!(out, expected);
+    }
+
+    #[test]
+    fn drops_controls_json_leaves_alone() {
+        let mut out = String::new();
+        push_json_pretty(&mut out, &Value::String("a\u{7f}b\u{9b}c".into()));
+        assert_eq!(out, "&quot;abc&quot;");
+    }
+}
