@@ -612,6 +612,61 @@ mod tests {
     }
 
     #[test]
+    fn codex_and_gemini_cli_names_map() {
+        for n in [
+            "shell_command",
+            "container.exec",
+            "command_execution",
+            "run_shell_command",
+            "exec_command",
+            "local_shell",
+        ] {
+            assert_eq!(kind_of(n), ToolKind::Shell, "{n}");
+        }
+        assert_eq!(kind_of("write_todos"), ToolKind::Todo);
+        assert_eq!(kind_of("replace"), ToolKind::Edit);
+        assert_eq!(kind_of("write_file"), ToolKind::Write);
+        assert_eq!(kind_of("apply_patch"), ToolKind::Patch);
+        for n in [
+            "read_file",
+            "glob",
+            "google_web_search",
+            "web_fetch",
+            "update_plan",
+        ] {
+            assert_eq!(kind_of(n), ToolKind::Other, "{n}");
+        }
+    }
+
+    #[test]
+    fn patch_edits_name_their_operation() {
+        let op = |args: Value| match build("apply_patch", "c", &args, None, None).0 {
+            Meta::FileEdit(m) => (m.operation, m.new_path),
+            other => panic!("not a file edit: {other:?}"),
+        };
+        let path = |op: &str| json!({"path": "a.rs", "operation": op});
+        assert_eq!(op(path("add")).0, FileOperation::Create);
+        assert_eq!(op(path("delete")).0, FileOperation::Delete);
+        assert_eq!(op(path("update")).0, FileOperation::Edit);
+        let moved = json!({"path": "a.rs", "operation": "update", "new_path": "b.rs",
+            "old_string": "x", "new_string": "y"});
+        assert_eq!(op(moved), (FileOperation::Rename, Some("b.rs".to_owned())));
+    }
+
+    #[test]
+    fn an_unread_apply_patch_envelope_is_a_tool_call() {
+        let args = json!({"input": "*** Begin Patch\n*** Frobnicate: x\n*** End Patch\n"});
+        let (meta, _) = build("apply_patch", "c", &args, None, None);
+        assert!(matches!(meta, Meta::ToolCall(m) if m.arguments == args));
+        let unified = json!({"patch": "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"});
+        let (meta, _) = build("apply_patch", "c", &unified, None, None);
+        assert!(
+            matches!(meta, Meta::FileEdit(_)),
+            "a unified diff stays a file edit"
+        );
+    }
+
+    #[test]
     fn edit_with_old_and_new_has_a_diff() {
         let (meta, content) = build(
             "Edit",
