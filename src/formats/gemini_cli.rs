@@ -87,7 +87,7 @@ struct Stats {
     /// `SessionMetrics.models`: per model `{api: {totalLatencyMs}, tokens: {prompt,
     /// candidates, total, cached}}` (the stream's per-model counts are not read).
     #[serde(default)]
-    models: Option<HashMap<String, Value>>,
+    models: Option<Value>,
 }
 
 impl Stats {
@@ -107,7 +107,7 @@ impl Stats {
                 cache_write_tokens: None,
             });
         }
-        let models = self.models.as_ref()?;
+        let models = self.models.as_ref()?.as_object()?;
         let count = |key: &str| -> u64 {
             models
                 .values()
@@ -129,7 +129,7 @@ impl Stats {
 
     /// The API time of `SessionMetrics`, summed over models.
     fn api_ms(&self) -> Option<u64> {
-        let models = self.models.as_ref()?;
+        let models = self.models.as_ref()?.as_object()?;
         let ms: Vec<u64> = models
             .values()
             .filter_map(|m| m.get("api")?.get("totalLatencyMs")?.as_u64())

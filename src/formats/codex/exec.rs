@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::Deserialize;
-use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
 use super::{Text, Tokens, mcp_tool_name, script_of};
@@ -161,16 +161,44 @@ struct Change {
 }
 
 /// `add` / `delete` / `update`, or `{type: "update", move_path}`.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum ChangeKind {
-    Name(String),
-    Tagged {
-        #[serde(rename = "type", default)]
-        kind: String,
-        #[serde(default)]
-        move_path: Option<String>,
-    },
+struct ChangeKind {
+    kind: String,
+    move_path: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for ChangeKind {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ChangeKind;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a change kind")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ChangeKind, E> {
+                Ok(ChangeKind {
+                    kind: v.to_owned(),
+                    move_path: None,
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ChangeKind, A::Error> {
+                let mut out = ChangeKind {
+                    kind: String::new(),
+                    move_path: None,
+                };
+                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+                    match key.as_ref() {
+                        "type" => out.kind = map.next_value()?,
+                        "move_path" => out.move_path = map.next_value()?,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 #[derive(Deserialize, Clone, PartialEq, Eq)]
@@ -467,8 +495,7 @@ impl CodexExec {
                 }
             };
             let (operation, move_path) = match change.kind {
-                Some(ChangeKind::Name(k)) => (k, None),
-                Some(ChangeKind::Tagged { kind, move_path }) => (kind, move_path),
+                Some(k) => (k.kind, k.move_path),
                 None => ("update".to_owned(), None),
             };
             let mut args = Map::new();

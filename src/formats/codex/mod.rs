@@ -136,12 +136,7 @@ fn shell_output(text: &str) -> ShellOutput {
         {
             out.exit_code = code.trim().parse().ok();
         } else if let Some(t) = l.strip_prefix("Wall time: ") {
-            out.duration_ms = t
-                .trim_end_matches("seconds")
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .map(seconds_to_ms);
+            out.duration_ms = decimal_seconds_to_ms(t.trim_end_matches("seconds").trim());
         } else if !(l.starts_with("Chunk ID: ")
             || l.starts_with("Total output lines: ")
             || l.starts_with("Process running with session ID ")
@@ -156,6 +151,33 @@ fn shell_output(text: &str) -> ShellOutput {
         duration_ms: None,
         output: text.to_owned(),
     }
+}
+
+/// `2.5` (seconds, as text) in milliseconds, without float parsing (`12.0345` → 12035).
+fn decimal_seconds_to_ms(s: &str) -> Option<u64> {
+    let (whole, fraction) = s.split_once('.').unwrap_or((s, ""));
+    if whole.is_empty() && fraction.is_empty()
+        || !whole
+            .bytes()
+            .chain(fraction.bytes())
+            .all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let whole: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let mut digits = fraction.bytes().map(|b| u64::from(b - b'0'));
+    let mut ms = 0;
+    for _ in 0..3 {
+        ms = ms * 10 + digits.next().unwrap_or(0);
+    }
+    let round_up = digits.next().is_some_and(|d| d >= 5);
+    whole
+        .checked_mul(1000)?
+        .checked_add(ms + u64::from(round_up))
 }
 
 fn seconds_to_ms(s: f64) -> u64 {
@@ -285,6 +307,20 @@ mod tests {
             (None, "Exit code: 0\nsomething else\n")
         );
         assert_eq!(shell_output("{not json").output, "{not json");
+    }
+
+    #[test]
+    fn wall_times_in_milliseconds() {
+        assert_eq!(decimal_seconds_to_ms("2.3"), Some(2300));
+        assert_eq!(decimal_seconds_to_ms("0.0100"), Some(10));
+        assert_eq!(decimal_seconds_to_ms("12.0345"), Some(12035));
+        assert_eq!(decimal_seconds_to_ms("0"), Some(0));
+        assert_eq!(decimal_seconds_to_ms(".5"), Some(500));
+        assert_eq!(decimal_seconds_to_ms(""), None);
+        assert_eq!(decimal_seconds_to_ms("."), None);
+        assert_eq!(decimal_seconds_to_ms("1e3"), None);
+        assert_eq!(decimal_seconds_to_ms("-1"), None);
+        assert_eq!(decimal_seconds_to_ms("99999999999999999999"), None);
     }
 
     #[test]

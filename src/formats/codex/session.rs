@@ -22,12 +22,14 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+use std::fmt;
+
 use serde::Deserialize;
-use serde::de::IgnoredAny;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
-use super::{Tokens, command_line, shell_output};
+use super::{Text, Tokens, command_line, shell_output};
 use crate::error::codes;
 use crate::formats::apply_patch;
 use crate::formats::common::{end_open_response, response_open, tool_input};
@@ -94,7 +96,7 @@ struct Item<'a> {
     #[serde(default)]
     role: Option<String>,
     #[serde(borrow, default)]
-    content: Option<Content<'a>>,
+    content: Option<Body<'a>>,
     #[serde(borrow, default)]
     summary: Option<Vec<Part<'a>>>,
     #[serde(default)]
@@ -106,18 +108,11 @@ struct Item<'a> {
     #[serde(borrow, default)]
     input: Option<Cow<'a, str>>,
     #[serde(borrow, default)]
-    output: Option<Output<'a>>,
+    output: Option<Body<'a>>,
     #[serde(default)]
     action: Option<Value>,
     #[serde(default)]
     status: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Content<'a> {
-    Text(#[serde(borrow)] Cow<'a, str>),
-    Parts(#[serde(borrow)] Vec<Part<'a>>),
 }
 
 /// A content part: `input_text`, `output_text`, `input_image`, `summary_text`,
@@ -130,30 +125,67 @@ struct Part<'a> {
     text: Option<Cow<'a, str>>,
 }
 
-/// A tool call's output: text, content parts, or (early versions) `{content, success}`.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Output<'a> {
-    Text(#[serde(borrow)] Cow<'a, str>),
-    Parts(#[serde(borrow)] Vec<Part<'a>>),
+/// A message's `content` or a call's `output`: text, content parts, or (early
+/// outputs) `{content, success}`. Read by one visitor (an untagged enum would buffer
+/// every value first, and costs more code).
+enum Body<'a> {
+    Text(Cow<'a, str>),
+    Parts(Vec<Part<'a>>),
     Payload {
-        #[serde(default)]
         content: String,
-        #[serde(default)]
         success: Option<bool>,
     },
 }
 
-impl Output<'_> {
+impl<'de: 'a, 'a> Deserialize<'de> for Body<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Body<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("text, a list of parts, or {content, success}")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Body<'de>, E> {
+                Ok(Body::Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Body<'de>, E> {
+                Ok(Body::Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Body<'de>, A::Error> {
+                let mut parts = Vec::new();
+                while let Some(p) = seq.next_element::<Part<'de>>()? {
+                    parts.push(p);
+                }
+                Ok(Body::Parts(parts))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Body<'de>, A::Error> {
+                let (mut content, mut success) = (String::new(), None);
+                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+                    match key.as_ref() {
+                        "content" => content = map.next_value()?,
+                        "success" => success = map.next_value()?,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(Body::Payload { content, success })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Body<'_> {
     /// The text, and whether the output says the call failed.
     fn text(&self) -> (Cow<'_, str>, bool) {
         match self {
-            Output::Text(t) => (Cow::Borrowed(t.as_ref()), false),
-            Output::Parts(parts) => (
+            Body::Text(t) => (Cow::Borrowed(t.as_ref()), false),
+            Body::Parts(parts) => (
                 Cow::Owned(join(parts, &["input_text", "output_text"], "\n")),
                 false,
             ),
-            Output::Payload { content, success } => {
+            Body::Payload { content, success } => {
                 (Cow::Borrowed(content.as_str()), *success == Some(false))
             }
         }
@@ -430,7 +462,7 @@ impl CodexSession {
                 // Raw reasoning only where there is no summary; the encrypted content
                 // is never read.
                 let raw = match (&item.content, texts.is_empty()) {
-                    (Some(Content::Parts(parts)), true) => {
+                    (Some(Body::Parts(parts)), true) => {
                         join(parts, &["reasoning_text", "text"], "\n\n")
                     }
                     _ => String::new(),
@@ -488,7 +520,7 @@ impl CodexSession {
                 let (text, failed) = item
                     .output
                     .as_ref()
-                    .map_or((Cow::Borrowed(""), false), Output::text);
+                    .map_or((Cow::Borrowed(""), false), Body::text);
                 self.output(call_id, &text, failed, n);
             }
             "web_search_call" => {
@@ -538,15 +570,15 @@ impl CodexSession {
 
     fn message(&mut self, item: Item<'_>, timestamp: Option<String>, n: &mut Normalizer) {
         let parts = match item.content {
-            Some(Content::Parts(parts)) => parts,
-            Some(Content::Text(text)) => vec![Part {
+            Some(Body::Parts(parts)) => parts,
+            Some(Body::Text(text)) => vec![Part {
                 kind: Cow::Borrowed(match item.role.as_deref() {
                     Some("assistant") => "output_text",
                     _ => "input_text",
                 }),
                 text: Some(text),
             }],
-            None => Vec::new(),
+            Some(Body::Payload { .. }) | None => Vec::new(),
         };
         match item.role.as_deref() {
             Some("user") => {
