@@ -249,15 +249,16 @@ impl Adapter for CodexExec {
                 n.apply(Event::Error(agent_error(error)));
             }
         }
+        if !line.kind.starts_with("item.") {
+            // Only a message right after another one continues its text.
+            self.prose = None;
+        }
         match line.kind.as_ref() {
             "thread.started" => n.apply(Event::Session(SessionInfo {
                 conversation_id: line.thread_id,
                 ..SessionInfo::default()
             })),
-            "turn.started" => {
-                self.prose = None;
-                n.apply(Event::ResponseStart(SessionInfo::default()));
-            }
+            "turn.started" => n.apply(Event::ResponseStart(SessionInfo::default())),
             "item.started" | "item.updated" | "item.completed" => match line.item {
                 Some(item) => self.item(item, line.kind == "item.completed", n),
                 None => n.apply(Event::Unknown),
@@ -271,7 +272,6 @@ impl Adapter for CodexExec {
                 self.plan(&id, Cow::Owned(text), n);
             }
             "request_user_input" => {
-                self.prose = None;
                 n.apply(Event::ToolStart {
                     call_id: line.call_id.unwrap_or_default(),
                     name: "request_user_input".to_owned(),
@@ -289,7 +289,6 @@ impl Adapter for CodexExec {
                 error: Some(agent_error(failure(&line))),
             }),
             "error" => {
-                self.prose = None;
                 self.error = Some(
                     line.message
                         .unwrap_or_else(|| "Codex reported an error.".to_owned()),
