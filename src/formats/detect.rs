@@ -177,8 +177,14 @@ struct Sniff<'a> {
     claude_code_version: Option<IgnoredAny>,
     #[serde(default, rename = "sessionId")]
     session_id_camel: Option<IgnoredAny>,
+    #[serde(default, rename = "session_id")]
+    session_id_snake: Option<IgnoredAny>,
     #[serde(default, rename = "leafUuid")]
     leaf_uuid: Option<IgnoredAny>,
+    #[serde(default)]
+    stats: Option<IgnoredAny>,
+    #[serde(default)]
+    error: Option<IgnoredAny>,
 }
 
 /// `response`: Gemini's Code Assist wrapper holds an event; anything else is not it.
@@ -189,6 +195,8 @@ enum WrappedSniff {
         #[serde(rename = "candidates")]
         _candidates: IgnoredAny,
     },
+    /// Gemini CLI's `json` output: the response text.
+    Text(#[allow(dead_code)] String),
     Other(IgnoredAny),
 }
 
@@ -281,10 +289,40 @@ pub fn json_format(text: &str) -> Option<Format> {
     if let Some(f) = provider_format(&sniff) {
         return Some(f);
     }
+    if let Some(f) = agent_cli_format(&sniff) {
+        return Some(f);
+    }
     match sniff.kind.as_deref()? {
         "system" | "user" | "assistant" | "thinking" | "tool_call" | "result"
         | "interaction_query" | "connection" | "retry" => Some(Format::CursorStreamJson),
         "tool-call-started" | "tool-call-completed" => Some(Format::CursorWrapper),
+        _ => None,
+    }
+}
+
+/// Codex CLI and Gemini CLI, from an object's `type` (or, for Gemini CLI's `json`
+/// output, which has none, its keys).
+fn agent_cli_format(sniff: &Sniff<'_>) -> Option<Format> {
+    let Some(kind) = sniff.kind.as_deref() else {
+        let text = matches!(sniff.response, Some(WrappedSniff::Text(_)));
+        return (text
+            || (sniff.stats.is_some() && sniff.candidates.is_none())
+            || (sniff.error.is_some() && sniff.session_id_snake.is_some()))
+        .then_some(Format::GeminiCliJson);
+    };
+    if ["thread.", "turn.", "item."]
+        .iter()
+        .any(|p| kind.starts_with(p))
+    {
+        return Some(Format::CodexExecJson);
+    }
+    match kind {
+        "session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted" => {
+            Some(Format::CodexSession)
+        }
+        "init" => Some(Format::GeminiCliStreamJson),
+        // A run that failed before it started has only its `result`.
+        "result" if sniff.stats.is_some() => Some(Format::GeminiCliStreamJson),
         _ => None,
     }
 }

@@ -3,7 +3,9 @@
 //! of [`Format`] and one line of detection in [`detect`].
 
 mod anthropic;
+mod apply_patch;
 mod claude_code;
+mod codex;
 mod common;
 mod cursor_cli;
 pub(crate) mod cursor_store;
@@ -11,6 +13,7 @@ mod cursor_wrapper;
 pub mod detect;
 mod document_sse;
 mod gemini;
+mod gemini_cli;
 mod openai;
 mod response_json;
 
@@ -59,6 +62,14 @@ pub enum Format {
     /// Cursor's saved conversation (seed 003): `composerData`, or the grouped
     /// `conversation` request form; one whole JSON value.
     CursorStore,
+    /// Codex CLI `codex exec --json` lines (`thread.started`, `item.*`, `turn.*`).
+    CodexExecJson,
+    /// A saved Codex CLI session (`~/.codex/sessions/…/rollout-*.jsonl`).
+    CodexSession,
+    /// Gemini CLI `--output-format stream-json` lines.
+    GeminiCliStreamJson,
+    /// Gemini CLI `--output-format json`: one object.
+    GeminiCliJson,
 }
 
 /// How a format's bytes are cut into payloads.
@@ -88,6 +99,10 @@ impl Format {
         "claude-code-stream-json",
         "claude-code-transcript",
         "cursor-store",
+        "codex-exec-json",
+        "codex-session",
+        "gemini-cli-stream-json",
+        "gemini-cli-json",
     ];
 
     /// The format's name (`cursor-stream-json` …).
@@ -106,6 +121,10 @@ impl Format {
             Format::ClaudeCodeStreamJson => "claude-code-stream-json",
             Format::ClaudeCodeTranscript => "claude-code-transcript",
             Format::CursorStore => "cursor-store",
+            Format::CodexExecJson => "codex-exec-json",
+            Format::CodexSession => "codex-session",
+            Format::GeminiCliStreamJson => "gemini-cli-stream-json",
+            Format::GeminiCliJson => "gemini-cli-json",
         }
     }
 
@@ -121,7 +140,7 @@ impl Format {
             .ok_or_else(|| Error::UnknownFormat(name.to_owned()))
     }
 
-    const ALL: [Format; 13] = [
+    const ALL: [Format; 17] = [
         Format::DocumentSse,
         Format::ResponseJson,
         Format::CursorStreamJson,
@@ -135,6 +154,10 @@ impl Format {
         Format::ClaudeCodeStreamJson,
         Format::ClaudeCodeTranscript,
         Format::CursorStore,
+        Format::CodexExecJson,
+        Format::CodexSession,
+        Format::GeminiCliStreamJson,
+        Format::GeminiCliJson,
     ];
 
     /// How this format is usually framed.
@@ -147,6 +170,10 @@ impl Format {
             Format::AnthropicStream | Format::OpenaiStream | Format::GeminiStream => Framing::Sse,
             Format::ClaudeCodeStreamJson | Format::ClaudeCodeTranscript => Framing::Lines,
             Format::CursorStore => Framing::Values,
+            Format::CodexExecJson | Format::CodexSession | Format::GeminiCliStreamJson => {
+                Framing::Lines
+            }
+            Format::GeminiCliJson => Framing::Values,
         }
     }
 
@@ -180,6 +207,11 @@ impl Format {
             Format::ClaudeCodeStreamJson => Box::new(claude_code::ClaudeCode::default()),
             Format::ClaudeCodeTranscript => Box::new(claude_code::ClaudeCode::transcript()),
             Format::CursorStore => Box::new(cursor_store::CursorStore),
+            Format::CodexExecJson => Box::new(codex::exec::CodexExec::default()),
+            Format::CodexSession => Box::new(codex::session::CodexSession::default()),
+            Format::GeminiCliStreamJson | Format::GeminiCliJson => {
+                Box::new(gemini_cli::GeminiCli::default())
+            }
         }
     }
 }

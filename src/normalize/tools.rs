@@ -65,6 +65,12 @@ pub(crate) fn kind_of(name: &str) -> ToolKind {
         "applypatch" => ToolKind::Patch,
         "runterminalcmd" | "runterminalcommand" | "shell" | "bash" | "terminal" | "runcommand"
         | "execcommand" | "localshell" => ToolKind::Shell,
+        // Codex CLI's shell tools and `exec --json` item, Gemini CLI's shell tool.
+        "shellcommand" | "containerexec" | "commandexecution" | "runshellcommand" => {
+            ToolKind::Shell
+        }
+        // Gemini CLI's todo list.
+        "writetodos" => ToolKind::Todo,
         "createplan" => ToolKind::Plan,
         "todowrite" | "todo" | "updatetodos" | "todos" | "todoupdate" => ToolKind::Todo,
         // The newer tools in Cursor's saved conversations (seed 003).
@@ -176,27 +182,51 @@ pub(crate) fn build(
     outcome: Option<&ToolOutcome>,
     duration_ms: Option<u64>,
 ) -> (Meta, Option<String>) {
-    match kind_of(name) {
+    let kind = kind_of(name);
+    if kind == ToolKind::Patch && is_unread_envelope(args) {
+        return other(name, call_id, args, outcome, duration_ms);
+    }
+    match kind {
         ToolKind::Edit | ToolKind::Write | ToolKind::Delete | ToolKind::Patch => {
             file_edit(name, call_id, args, outcome)
         }
         ToolKind::Shell => terminal(call_id, args, outcome, duration_ms),
         ToolKind::Plan => plan(call_id, args),
         ToolKind::Todo => todo_update(call_id, args),
-        ToolKind::Other => (
-            Meta::ToolCall(ToolCallMeta {
-                tool_name: name.to_owned(),
-                tool_call_id: call_id.to_owned(),
-                arguments: args.clone(),
-                result: outcome.map(|o| ToolResult {
-                    status: o.status,
-                    data: o.data.clone(),
-                }),
-                duration_ms,
-            }),
-            None,
-        ),
+        ToolKind::Other => other(name, call_id, args, outcome, duration_ms),
     }
+}
+
+/// A `tool_call` document: name, arguments and result kept whole.
+fn other(
+    name: &str,
+    call_id: &str,
+    args: &Value,
+    outcome: Option<&ToolOutcome>,
+    duration_ms: Option<u64>,
+) -> (Meta, Option<String>) {
+    (
+        Meta::ToolCall(ToolCallMeta {
+            tool_name: name.to_owned(),
+            tool_call_id: call_id.to_owned(),
+            arguments: args.clone(),
+            result: outcome.map(|o| ToolResult {
+                status: o.status,
+                data: o.data.clone(),
+            }),
+            duration_ms,
+        }),
+        None,
+    )
+}
+
+/// A patch in `apply_patch`'s envelope (`*** Begin Patch` …) with no file named in the
+/// arguments: the adapters split a readable one into one call per file, so one that
+/// arrives whole could not be read and is kept as a `tool_call`.
+fn is_unread_envelope(args: &Value) -> bool {
+    str_field(args, PATH).is_none()
+        && str_field(args, &["patch", "input", "diff"])
+            .is_some_and(|p| p.lines().any(|l| l.trim() == "*** Begin Patch"))
 }
 
 fn status_of(outcome: Option<&ToolOutcome>) -> CallStatus {
@@ -210,6 +240,15 @@ fn file_edit(
     outcome: Option<&ToolOutcome>,
 ) -> (Meta, Option<String>) {
     let kind = kind_of(name);
+    // A patch split into files names each file's operation (`add`, `update`, `delete`).
+    let hinted = str_field(args, &["operation"])
+        .filter(|_| kind == ToolKind::Patch)
+        .and_then(|op| match op {
+            "add" | "create" => Some(FileOperation::Create),
+            "update" | "edit" => Some(FileOperation::Edit),
+            "delete" => Some(FileOperation::Delete),
+            _ => None,
+        });
     let data = outcome
         .filter(|o| o.status == CallStatus::Success)
         .map(|o| &o.data);
@@ -251,7 +290,7 @@ fn file_edit(
         str_field(args, &["new_path", "newPath", "renameTo", "destination"]).map(str::to_owned);
 
     let mut content = None;
-    if kind == ToolKind::Delete {
+    if kind == ToolKind::Delete || hinted == Some(FileOperation::Delete) {
         meta.operation = FileOperation::Delete;
         content = data
             .and_then(|d| str_field(d, &["prevContent", "previousContent", "content"]))
@@ -262,7 +301,11 @@ fn file_edit(
         let start = data
             .and_then(|d| u64_field(d, &["startLine", "start_line"]))
             .unwrap_or(1);
-        meta.operation = FileOperation::Edit;
+        meta.operation = if meta.new_path.is_some() {
+            FileOperation::Rename
+        } else {
+            FileOperation::Edit
+        };
         meta.diff = Some(Diff {
             old_string: old.to_owned(),
             new_string: new.to_owned(),
@@ -288,7 +331,11 @@ fn file_edit(
         content = Some(new);
     } else if before.is_some_and(|b| !b.is_empty()) && after.is_some() {
         let (old, new) = (before.unwrap_or_default(), after.unwrap_or_default());
-        meta.operation = FileOperation::Edit;
+        meta.operation = if meta.new_path.is_some() {
+            FileOperation::Rename
+        } else {
+            FileOperation::Edit
+        };
         meta.diff = Some(Diff {
             old_string: old.to_owned(),
             new_string: new.to_owned(),
@@ -299,6 +346,9 @@ fn file_edit(
     } else if meta.diff_string.is_some() && kind != ToolKind::Write {
         meta.operation = FileOperation::Edit;
         content = after.map(str::to_owned);
+    } else if let Some(op) = hinted {
+        meta.operation = op;
+        content = after.or_else(|| str_field(args, BODY)).map(str::to_owned);
     } else {
         meta.operation = if kind == ToolKind::Edit
             && before.is_none()
@@ -366,6 +416,7 @@ fn terminal(
                 "working_directory",
                 "workdir",
                 "directory",
+                "dir_path",
             ],
         )
         .filter(|s| !s.is_empty())
@@ -558,6 +609,61 @@ mod tests {
         ] {
             assert_eq!(kind_of(n), ToolKind::Other, "{n}");
         }
+    }
+
+    #[test]
+    fn codex_and_gemini_cli_names_map() {
+        for n in [
+            "shell_command",
+            "container.exec",
+            "command_execution",
+            "run_shell_command",
+            "exec_command",
+            "local_shell",
+        ] {
+            assert_eq!(kind_of(n), ToolKind::Shell, "{n}");
+        }
+        assert_eq!(kind_of("write_todos"), ToolKind::Todo);
+        assert_eq!(kind_of("replace"), ToolKind::Edit);
+        assert_eq!(kind_of("write_file"), ToolKind::Write);
+        assert_eq!(kind_of("apply_patch"), ToolKind::Patch);
+        for n in [
+            "read_file",
+            "glob",
+            "google_web_search",
+            "web_fetch",
+            "update_plan",
+        ] {
+            assert_eq!(kind_of(n), ToolKind::Other, "{n}");
+        }
+    }
+
+    #[test]
+    fn patch_edits_name_their_operation() {
+        let op = |args: Value| match build("apply_patch", "c", &args, None, None).0 {
+            Meta::FileEdit(m) => (m.operation, m.new_path),
+            other => panic!("not a file edit: {other:?}"),
+        };
+        let path = |op: &str| json!({"path": "a.rs", "operation": op});
+        assert_eq!(op(path("add")).0, FileOperation::Create);
+        assert_eq!(op(path("delete")).0, FileOperation::Delete);
+        assert_eq!(op(path("update")).0, FileOperation::Edit);
+        let moved = json!({"path": "a.rs", "operation": "update", "new_path": "b.rs",
+            "old_string": "x", "new_string": "y"});
+        assert_eq!(op(moved), (FileOperation::Rename, Some("b.rs".to_owned())));
+    }
+
+    #[test]
+    fn an_unread_apply_patch_envelope_is_a_tool_call() {
+        let args = json!({"input": "*** Begin Patch\n*** Frobnicate: x\n*** End Patch\n"});
+        let (meta, _) = build("apply_patch", "c", &args, None, None);
+        assert!(matches!(meta, Meta::ToolCall(m) if m.arguments == args));
+        let unified = json!({"patch": "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"});
+        let (meta, _) = build("apply_patch", "c", &unified, None, None);
+        assert!(
+            matches!(meta, Meta::FileEdit(_)),
+            "a unified diff stays a file edit"
+        );
     }
 
     #[test]

@@ -1,0 +1,619 @@
+//! `codex exec --json`: one event per line — `thread.started`, `turn.started`,
+//! `item.started` / `item.updated` / `item.completed`, `item.plan.delta`,
+//! `request_user_input`, `turn.completed` (usage), `turn.failed`, `error`.
+//!
+//! Items by `type` (`item_type` in early versions, where `agent_message` was
+//! `assistant_message`): `agent_message` → text, `reasoning` → thinking,
+//! `command_execution` → a terminal run, `file_change` → one `file_edit` per changed
+//! file, `mcp_tool_call`, `web_search` and `collab_tool_call` → tool calls, `todo_list`
+//! → a plan the first time, then live `todo_update`s, `plan` → a plan with its text,
+//! `error` → an `error` document. An item's id pairs its events; text that grows over
+//! `item.updated` events is appended, never repeated.
+//!
+//! One turn (`turn.started` … `turn.completed`) is one response; a stream that ends
+//! inside a turn is cut off.
+
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde_json::{Map, Value, json};
+
+use super::{Text, Tokens, mcp_tool_name, script_of};
+use crate::error::codes;
+use crate::formats::apply_patch::TOOL as EDIT_TOOL;
+use crate::formats::{Adapter, Payload, json_error};
+use crate::model::CallStatus;
+use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolOutcome};
+
+/// One line.
+#[derive(Deserialize)]
+struct Line<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Cow<'a, str>,
+    #[serde(default)]
+    thread_id: Option<String>,
+    #[serde(default)]
+    usage: Option<Tokens>,
+    /// `turn.failed`: `{message}`.
+    #[serde(default)]
+    error: Option<Value>,
+    /// `error`.
+    #[serde(default)]
+    message: Option<String>,
+    #[serde(borrow, default)]
+    item: Option<Item<'a>>,
+    /// `item.plan.delta`.
+    #[serde(default)]
+    item_id: Option<String>,
+    #[serde(borrow, default)]
+    delta: Option<Cow<'a, str>>,
+    /// `request_user_input`.
+    #[serde(default)]
+    call_id: Option<String>,
+    #[serde(default)]
+    questions: Option<Value>,
+}
+
+/// An item: its id, `type` and the fields of every item type, flat. Read by hand
+/// because a `web_search` item carries `id` twice (the item's, then the search's: Codex
+/// flattens one struct into the other); the first is the item's.
+#[derive(Default)]
+struct Item<'a> {
+    id: Option<String>,
+    kind: Option<Cow<'a, str>>,
+    text: Option<Cow<'a, str>>,
+    command: Option<String>,
+    aggregated_output: Option<Cow<'a, str>>,
+    exit_code: Option<i64>,
+    status: Option<String>,
+    changes: Option<Vec<Change>>,
+    server: Option<String>,
+    tool: Option<Value>,
+    arguments: Option<Value>,
+    result: Option<Value>,
+    error: Option<Value>,
+    query: Option<String>,
+    action: Option<Value>,
+    items: Option<Vec<TodoItem>>,
+    message: Option<String>,
+    prompt: Option<String>,
+    receiver_thread_ids: Option<Value>,
+    agents_states: Option<Value>,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Item<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Item<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an item object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Item<'de>, A::Error> {
+                let mut item = Item::default();
+                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+                    // A repeated key keeps its first value.
+                    macro_rules! first {
+                        ($field:ident, $t:ty) => {{
+                            let v: $t = map.next_value()?;
+                            if item.$field.is_none() {
+                                item.$field = v;
+                            }
+                        }};
+                    }
+                    match key.as_ref() {
+                        "id" => first!(id, Option<String>),
+                        "type" | "item_type" => {
+                            let v: Option<Text<'de>> = map.next_value()?;
+                            if item.kind.is_none() {
+                                item.kind = v.map(|t| t.0);
+                            }
+                        }
+                        "text" => {
+                            let v: Option<Text<'de>> = map.next_value()?;
+                            item.text = item.text.or(v.map(|t| t.0));
+                        }
+                        "aggregated_output" => {
+                            let v: Option<Text<'de>> = map.next_value()?;
+                            item.aggregated_output = item.aggregated_output.or(v.map(|t| t.0));
+                        }
+                        "command" => first!(command, Option<String>),
+                        "exit_code" => first!(exit_code, Option<i64>),
+                        "status" => first!(status, Option<String>),
+                        "changes" => first!(changes, Option<Vec<Change>>),
+                        "server" => first!(server, Option<String>),
+                        "tool" => first!(tool, Option<Value>),
+                        "arguments" => first!(arguments, Option<Value>),
+                        "result" => first!(result, Option<Value>),
+                        "error" => first!(error, Option<Value>),
+                        "query" => first!(query, Option<String>),
+                        "action" => first!(action, Option<Value>),
+                        "items" => first!(items, Option<Vec<TodoItem>>),
+                        "message" => first!(message, Option<String>),
+                        "prompt" => first!(prompt, Option<String>),
+                        "receiver_thread_ids" => first!(receiver_thread_ids, Option<Value>),
+                        "agents_states" => first!(agents_states, Option<Value>),
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(item)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// One file of a `file_change` item.
+#[derive(Deserialize)]
+struct Change {
+    #[serde(default)]
+    path: String,
+    #[serde(default)]
+    kind: Option<ChangeKind>,
+    /// Newer versions: the unified diff of an update, the text of an added file.
+    #[serde(default)]
+    diff: Option<String>,
+}
+
+/// `add` / `delete` / `update`, or `{type: "update", move_path}`.
+struct ChangeKind {
+    kind: String,
+    move_path: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for ChangeKind {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = ChangeKind;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a change kind")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ChangeKind, E> {
+                Ok(ChangeKind {
+                    kind: v.to_owned(),
+                    move_path: None,
+                })
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ChangeKind, A::Error> {
+                let mut out = ChangeKind {
+                    kind: String::new(),
+                    move_path: None,
+                };
+                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+                    match key.as_ref() {
+                        "type" => out.kind = map.next_value()?,
+                        "move_path" => out.move_path = map.next_value()?,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[derive(Deserialize, Clone, PartialEq, Eq)]
+struct TodoItem {
+    #[serde(default)]
+    text: String,
+    #[serde(default)]
+    completed: bool,
+}
+
+/// A `todo_list` item as shown so far.
+struct TodoList {
+    items: Vec<TodoItem>,
+    updates: usize,
+}
+
+/// The stream's state.
+#[derive(Default)]
+pub(in crate::formats) struct CodexExec {
+    /// Text shown so far of each message, reasoning and plan item.
+    texts: HashMap<String, String>,
+    /// The item whose text was the last thing shown, while nothing else came since.
+    prose: Option<String>,
+    /// The tool calls each `file_change` item's files are shown as, by path.
+    file_calls: HashMap<String, Vec<(String, String)>>,
+    todo_lists: HashMap<String, TodoList>,
+    /// A todo list was shown as the plan.
+    planned: bool,
+    /// Items whose start was shown.
+    started: HashSet<String>,
+    /// An `error` event not shown yet: the `turn.failed` that usually follows repeats
+    /// its message, and then only that is shown.
+    error: Option<String>,
+}
+
+impl Adapter for CodexExec {
+    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+        let line = match serde_json::from_str::<Line<'_>>(p.text) {
+            Ok(line) => line,
+            Err(e) => {
+                self.flush_error(n);
+                return n.apply(Event::Error(json_error(&e, &p)));
+            }
+        };
+        if let Some(error) = self.error.take() {
+            let failed = (line.kind == "turn.failed").then(|| failure(&line));
+            if failed.as_deref() != Some(error.as_str()) {
+                n.apply(Event::Error(agent_error(error)));
+            }
+        }
+        if !line.kind.starts_with("item.") {
+            // Only a message right after another one continues its text.
+            self.prose = None;
+        }
+        match line.kind.as_ref() {
+            "thread.started" => n.apply(Event::Session(SessionInfo {
+                conversation_id: line.thread_id,
+                ..SessionInfo::default()
+            })),
+            "turn.started" => n.apply(Event::ResponseStart(SessionInfo::default())),
+            "item.started" | "item.updated" | "item.completed" => match line.item {
+                Some(item) => self.item(item, line.kind == "item.completed", n),
+                None => n.apply(Event::Unknown),
+            },
+            "item.plan.delta" => {
+                let (Some(id), Some(delta)) = (line.item_id, line.delta) else {
+                    return n.apply(Event::Unknown);
+                };
+                let mut text = self.texts.get(&id).cloned().unwrap_or_default();
+                text.push_str(&delta);
+                self.plan(&id, Cow::Owned(text), n);
+            }
+            "request_user_input" => {
+                n.apply(Event::ToolStart {
+                    call_id: line.call_id.unwrap_or_default(),
+                    name: "request_user_input".to_owned(),
+                    args: json!({ "questions": line.questions.unwrap_or(Value::Null) }),
+                    doc_id: None,
+                });
+            }
+            "turn.completed" => {
+                if let Some(u) = line.usage {
+                    n.apply(Event::Usage(u.into()));
+                }
+                n.apply(Event::Done { error: None });
+            }
+            "turn.failed" => n.apply(Event::Done {
+                error: Some(agent_error(failure(&line))),
+            }),
+            "error" => {
+                self.error = Some(
+                    line.message
+                        .unwrap_or_else(|| "Codex reported an error.".to_owned()),
+                );
+            }
+            _ => n.apply(Event::Unknown),
+        }
+    }
+
+    fn finish(&mut self, n: &mut Normalizer) {
+        self.flush_error(n);
+    }
+}
+
+/// The message of a `turn.failed`.
+fn failure(line: &Line<'_>) -> String {
+    line.error
+        .as_ref()
+        .and_then(crate::normalize::error_message)
+        .unwrap_or_else(|| "The turn failed.".to_owned())
+}
+
+fn agent_error(message: String) -> ErrorInfo {
+    ErrorInfo {
+        code: codes::AGENT_ERROR.to_owned(),
+        source: "agent".to_owned(),
+        details: message.clone(),
+        message,
+    }
+}
+
+impl CodexExec {
+    fn flush_error(&mut self, n: &mut Normalizer) {
+        if let Some(error) = self.error.take() {
+            n.apply(Event::Error(agent_error(error)));
+        }
+    }
+
+    fn item(&mut self, item: Item<'_>, completed: bool, n: &mut Normalizer) {
+        let id = item.id.clone().unwrap_or_default();
+        let kind = item.kind.clone().unwrap_or_default();
+        match kind.as_ref() {
+            "agent_message" | "assistant_message" => {
+                if let Some(text) = item.text {
+                    self.text(&id, text, n);
+                }
+            }
+            "reasoning" => {
+                self.prose = None;
+                if let Some(text) = item.text {
+                    if let Some(new) = new_text(&mut self.texts, &id, &text) {
+                        n.apply(Event::Thinking(Cow::Owned(new.to_owned())));
+                    }
+                }
+                if completed {
+                    n.apply(Event::ThinkingEnd {
+                        signature: None,
+                        redacted: false,
+                    });
+                }
+            }
+            "plan" => {
+                if let Some(text) = item.text {
+                    self.plan(&id, text, n);
+                }
+            }
+            "command_execution" => self.command(id, item, completed, n),
+            "file_change" => self.file_change(&id, item, n),
+            "mcp_tool_call" => {
+                let name = mcp_tool_name(
+                    item.server.as_deref().unwrap_or_default(),
+                    item.tool
+                        .as_ref()
+                        .and_then(Value::as_str)
+                        .unwrap_or_default(),
+                );
+                let args = item.arguments.unwrap_or(Value::Null);
+                let outcome = match item.status.as_deref() {
+                    Some("completed") => Some(success(item.result.unwrap_or(Value::Null))),
+                    Some("failed") => Some(ToolOutcome {
+                        status: CallStatus::Error,
+                        data: item.error.unwrap_or(Value::Null),
+                    }),
+                    _ => None,
+                };
+                self.call(id, name, args, outcome, n);
+            }
+            "web_search" => {
+                // What was searched or opened; the results are not in the stream.
+                let args = match (item.action, item.query) {
+                    (Some(action @ Value::Object(_)), _) => action,
+                    (_, query) => json!({ "query": query.unwrap_or_default() }),
+                };
+                let outcome = completed.then(|| success(Value::from("")));
+                self.call(id, "web_search".to_owned(), args, outcome, n);
+            }
+            "collab_tool_call" => {
+                let name = match item.tool.as_ref().and_then(Value::as_str) {
+                    Some(tool) => tool.to_owned(),
+                    None => "collab_tool_call".to_owned(),
+                };
+                let args = json!({
+                    "prompt": item.prompt,
+                    "receiver_thread_ids": item.receiver_thread_ids,
+                });
+                let outcome = match item.status.as_deref() {
+                    Some("completed") => Some(success(item.agents_states.unwrap_or(Value::Null))),
+                    Some("failed") => Some(ToolOutcome {
+                        status: CallStatus::Error,
+                        data: item.agents_states.unwrap_or(Value::Null),
+                    }),
+                    _ => None,
+                };
+                self.call(id, name, args, outcome, n);
+            }
+            "todo_list" => self.todo_list(id, item.items.unwrap_or_default(), n),
+            "error" => {
+                self.prose = None;
+                let message = item
+                    .message
+                    .unwrap_or_else(|| "Codex reported an error.".to_owned());
+                n.apply(Event::Error(agent_error(message)));
+            }
+            _ => n.apply(Event::Unknown),
+        }
+    }
+
+    /// An agent message: what is new of its text. A message after another one's text
+    /// starts a new paragraph.
+    fn text(&mut self, id: &str, text: Cow<'_, str>, n: &mut Normalizer) {
+        let Some(new) = new_text(&mut self.texts, id, &text) else {
+            return;
+        };
+        if self.prose.as_deref().is_some_and(|p| p != id) {
+            n.apply(Event::Text(Cow::Borrowed("\n\n")));
+        }
+        n.apply(Event::Text(Cow::Owned(new.to_owned())));
+        self.prose = Some(id.to_owned());
+    }
+
+    /// A `plan` item (plan mode): a plan document holding the text so far.
+    fn plan(&mut self, id: &str, text: Cow<'_, str>, n: &mut Normalizer) {
+        self.prose = None;
+        if self.texts.get(id).map(String::as_str) == Some(text.as_ref()) {
+            return;
+        }
+        self.texts.insert(id.to_owned(), text.clone().into_owned());
+        let args = json!({ "plan": text });
+        if self.started.insert(id.to_owned()) {
+            n.apply(Event::ToolStart {
+                call_id: id.to_owned(),
+                name: "create_plan".to_owned(),
+                args,
+                doc_id: None,
+            });
+        } else {
+            n.apply(Event::ToolArgs {
+                call_id: id.to_owned(),
+                args,
+            });
+        }
+    }
+
+    fn command(&mut self, id: String, item: Item<'_>, completed: bool, n: &mut Normalizer) {
+        let command = item.command.unwrap_or_default();
+        let args = json!({ "command": script_of(&command) });
+        let status = match item.status.as_deref() {
+            Some("failed") => Some(CallStatus::Error),
+            Some("declined") => Some(CallStatus::Rejected),
+            Some("completed") => Some(CallStatus::Success),
+            _ if completed => Some(CallStatus::Success),
+            _ => None,
+        };
+        let outcome = status.map(|status| ToolOutcome {
+            status,
+            data: json!({
+                "exitCode": item.exit_code,
+                "output": item.aggregated_output.unwrap_or_default(),
+            }),
+        });
+        self.call(id, "command_execution".to_owned(), args, outcome, n);
+    }
+
+    /// A `file_change` item: one `file_edit` per file, paired across the item's events
+    /// by path (the item's id for the first file, `id#2` … for the others).
+    fn file_change(&mut self, id: &str, item: Item<'_>, n: &mut Normalizer) {
+        let outcome = match item.status.as_deref() {
+            Some("completed") => Some(success(Value::Null)),
+            Some("failed" | "declined") => Some(ToolOutcome {
+                status: CallStatus::Error,
+                data: Value::from("Codex could not apply this change."),
+            }),
+            _ => None,
+        };
+        for change in item.changes.unwrap_or_default() {
+            let calls = self.file_calls.entry(id.to_owned()).or_default();
+            let call_id = match calls.iter().find(|(path, _)| *path == change.path) {
+                Some((_, call_id)) => call_id.clone(),
+                None => {
+                    let call_id = crate::formats::apply_patch::edit_id(id, calls.len());
+                    calls.push((change.path.clone(), call_id.clone()));
+                    call_id
+                }
+            };
+            let (operation, move_path) = match change.kind {
+                Some(k) => (k.kind, k.move_path),
+                None => ("update".to_owned(), None),
+            };
+            let mut args = Map::new();
+            args.insert("path".into(), Value::from(change.path));
+            args.insert("operation".into(), Value::from(operation.as_str()));
+            if let Some(to) = move_path {
+                args.insert("new_path".into(), Value::from(to));
+            }
+            if let Some(diff) = change.diff.filter(|d| !d.is_empty()) {
+                let unified = diff.starts_with("@@") || diff.starts_with("--- ");
+                let key = if operation == "add" && !unified {
+                    "content"
+                } else {
+                    "diff"
+                };
+                args.insert(key.into(), Value::from(diff));
+            }
+            self.call(
+                call_id,
+                EDIT_TOOL.to_owned(),
+                Value::Object(args),
+                outcome.clone(),
+                n,
+            );
+        }
+    }
+
+    /// A `todo_list`: the first list of the stream is the plan; each later list, and each
+    /// change of a list, is a `todo_update` that carries its statuses into the plan.
+    fn todo_list(&mut self, id: String, items: Vec<TodoItem>, n: &mut Normalizer) {
+        self.prose = None;
+        let todos: Vec<Value> = items
+            .iter()
+            .map(|t| {
+                json!({
+                    "content": t.text,
+                    "status": if t.completed { "completed" } else { "pending" },
+                })
+            })
+            .collect();
+        let call_id = match self.todo_lists.get_mut(&id) {
+            Some(list) if list.items == items => return,
+            Some(list) => {
+                list.items = items;
+                list.updates += 1;
+                format!("{id}@{}", list.updates)
+            }
+            None => {
+                self.todo_lists
+                    .insert(id.clone(), TodoList { items, updates: 0 });
+                id
+            }
+        };
+        let name = if std::mem::replace(&mut self.planned, true) {
+            "update_todos"
+        } else {
+            "create_plan"
+        };
+        n.apply(Event::ToolStart {
+            call_id: call_id.clone(),
+            name: name.to_owned(),
+            args: json!({ "todos": todos }),
+            doc_id: None,
+        });
+        n.apply(Event::ToolEnd {
+            call_id,
+            name: None,
+            args: None,
+            outcome: success(Value::Null),
+            duration_ms: None,
+        });
+    }
+
+    /// A tool call's start, new arguments, or end.
+    fn call(
+        &mut self,
+        call_id: String,
+        name: String,
+        args: Value,
+        outcome: Option<ToolOutcome>,
+        n: &mut Normalizer,
+    ) {
+        self.prose = None;
+        let first = self.started.insert(call_id.clone());
+        match outcome {
+            Some(outcome) => n.apply(Event::ToolEnd {
+                call_id,
+                name: Some(name),
+                args: Some(args),
+                outcome,
+                duration_ms: None,
+            }),
+            None if first => n.apply(Event::ToolStart {
+                call_id,
+                name,
+                args,
+                doc_id: None,
+            }),
+            None => n.apply(Event::ToolArgs { call_id, args }),
+        }
+    }
+}
+
+fn success(data: Value) -> ToolOutcome {
+    ToolOutcome {
+        status: CallStatus::Success,
+        data,
+    }
+}
+
+/// What `text` adds to what was shown of item `id`: all of it the first time, the new
+/// end when it grows; `None` when nothing is new (or it was rewritten, which cannot be
+/// taken back).
+fn new_text<'t>(shown: &mut HashMap<String, String>, id: &str, text: &'t str) -> Option<&'t str> {
+    let before = shown.entry(id.to_owned()).or_default();
+    let new = text.strip_prefix(before.as_str())?;
+    if new.is_empty() {
+        return None;
+    }
+    before.push_str(new);
+    Some(new)
+}

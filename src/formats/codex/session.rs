@@ -1,0 +1,847 @@
+//! A saved Codex session (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): one
+//! `{timestamp, type, payload}` record per line.
+//!
+//! - `session_meta` (id, cwd) and `turn_context` (model, cwd) are session facts.
+//! - `response_item`s are what the model saw and said: `message` (the user's prompt,
+//!   the assistant's text; `developer` and injected context such as
+//!   `<environment_context>` are left out), `reasoning` (its `summary` is shown as
+//!   thinking — its `encrypted_content` is never read), `function_call` /
+//!   `function_call_output` (shell tools → terminal runs, `apply_patch` → file edits,
+//!   `update_plan` → the plan and its todo updates, MCP and other tools → tool calls),
+//!   `custom_tool_call` / `custom_tool_call_output` (the freeform `apply_patch`),
+//!   `local_shell_call`, `web_search_call`.
+//! - `event_msg`s are what the UI showed: `user_message`, `agent_message`,
+//!   `agent_reasoning` repeat the items above — a text that comes both ways is shown
+//!   once, whichever comes first —, `token_count` gives the usage, `turn_aborted` and
+//!   `task_complete` end the response, `error` is an `error` document.
+//!
+//! Record types not listed (and `compacted`, `ghost_snapshot` …) are counted as not
+//! understood and skipped. Each prompt and what follows it is one response; the last
+//! one ends with the input.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+
+use super::{Text, Tokens, command_line, shell_output};
+use crate::error::codes;
+use crate::formats::apply_patch;
+use crate::formats::common::{end_open_response, response_open, tool_input};
+use crate::formats::{Adapter, Payload, json_error};
+use crate::model::{Attachment, CallStatus};
+use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolOutcome};
+
+/// One record.
+#[derive(Deserialize)]
+struct Record<'a> {
+    #[serde(default)]
+    timestamp: Option<String>,
+    #[serde(rename = "type", borrow, default)]
+    kind: Cow<'a, str>,
+    #[serde(borrow, default)]
+    payload: Option<&'a RawValue>,
+}
+
+/// `session_meta` and `turn_context` payloads: the facts shown.
+#[derive(Deserialize)]
+struct Facts {
+    #[serde(default)]
+    id: Option<String>,
+    #[serde(default)]
+    cwd: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+}
+
+/// An `event_msg` payload, flat.
+#[derive(Deserialize)]
+struct EventMsg<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Cow<'a, str>,
+    #[serde(borrow, default)]
+    message: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default)]
+    images: Option<Vec<IgnoredAny>>,
+    #[serde(default)]
+    local_images: Option<Vec<IgnoredAny>>,
+    /// Early versions: `plain`, or the injected `user_instructions` /
+    /// `environment_context`.
+    #[serde(default, rename = "kind")]
+    input_kind: Option<String>,
+    #[serde(default)]
+    info: Option<TokenInfo>,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct TokenInfo {
+    #[serde(default)]
+    total_token_usage: Option<Tokens>,
+}
+
+/// A `response_item` payload, flat.
+#[derive(Deserialize)]
+struct Item<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Cow<'a, str>,
+    #[serde(default)]
+    role: Option<String>,
+    #[serde(borrow, default)]
+    content: Option<Body<'a>>,
+    #[serde(borrow, default)]
+    summary: Option<Vec<Part<'a>>>,
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(borrow, default)]
+    arguments: Option<Cow<'a, str>>,
+    #[serde(default)]
+    call_id: Option<String>,
+    #[serde(borrow, default)]
+    input: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    output: Option<Body<'a>>,
+    #[serde(default)]
+    action: Option<Value>,
+    #[serde(default)]
+    status: Option<String>,
+}
+
+/// A content part: `input_text`, `output_text`, `input_image`, `summary_text`,
+/// `reasoning_text`.
+#[derive(Deserialize)]
+struct Part<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Cow<'a, str>,
+    #[serde(borrow, default)]
+    text: Option<Cow<'a, str>>,
+}
+
+/// A message's `content` or a call's `output`: text, content parts, or (early
+/// outputs) `{content, success}`. Read by one visitor (an untagged enum would buffer
+/// every value first, and costs more code).
+enum Body<'a> {
+    Text(Cow<'a, str>),
+    Parts(Vec<Part<'a>>),
+    Payload {
+        content: String,
+        success: Option<bool>,
+    },
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Body<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Body<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("text, a list of parts, or {content, success}")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Body<'de>, E> {
+                Ok(Body::Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Body<'de>, E> {
+                Ok(Body::Text(Cow::Owned(v.to_owned())))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Body<'de>, A::Error> {
+                let mut parts = Vec::new();
+                while let Some(p) = seq.next_element::<Part<'de>>()? {
+                    parts.push(p);
+                }
+                Ok(Body::Parts(parts))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Body<'de>, A::Error> {
+                let (mut content, mut success) = (String::new(), None);
+                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
+                    match key.as_ref() {
+                        "content" => content = map.next_value()?,
+                        "success" => success = map.next_value()?,
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(Body::Payload { content, success })
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl Body<'_> {
+    /// The text, and whether the output says the call failed.
+    fn text(&self) -> (Cow<'_, str>, bool) {
+        match self {
+            Body::Text(t) => (Cow::Borrowed(t.as_ref()), false),
+            Body::Parts(parts) => (
+                Cow::Owned(join(parts, &["input_text", "output_text"], "\n")),
+                false,
+            ),
+            Body::Payload { content, success } => {
+                (Cow::Borrowed(content.as_str()), *success == Some(false))
+            }
+        }
+    }
+}
+
+/// The texts of the parts of the given types, joined.
+fn join(parts: &[Part<'_>], kinds: &[&str], separator: &str) -> String {
+    let texts: Vec<&str> = parts
+        .iter()
+        .filter(|p| kinds.contains(&p.kind.as_ref()))
+        .filter_map(|p| p.text.as_deref())
+        .collect();
+    texts.join(separator)
+}
+
+/// What a call's output ends.
+enum Call {
+    /// A shell command: a terminal run.
+    Shell,
+    /// A patch: its file edits.
+    Patch(Vec<String>),
+    /// Anything else (the plan, MCP and other tools).
+    Other,
+}
+
+/// Which record a text came from.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    Event,
+    Item,
+}
+
+/// What a text is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Said {
+    Prompt,
+    Answer,
+    Reasoning,
+}
+
+/// The texts shown from one kind of record and not yet seen from the other: Codex saves
+/// a prompt, an answer and a reasoning summary both as an `event_msg` and as a
+/// `response_item`, in either order.
+#[derive(Default)]
+struct Echoes {
+    events: Vec<(Said, String)>,
+    items: Vec<(Said, String)>,
+}
+
+impl Echoes {
+    /// True when `text` repeats one shown from the other kind of record (which is then
+    /// forgotten); otherwise it is remembered.
+    fn repeats(&mut self, source: Source, said: Said, text: &str) -> bool {
+        let (theirs, ours) = match source {
+            Source::Event => (&mut self.items, &mut self.events),
+            Source::Item => (&mut self.events, &mut self.items),
+        };
+        if let Some(i) = theirs.iter().position(|(s, t)| *s == said && t == text) {
+            theirs.remove(i);
+            return true;
+        }
+        ours.push((said, text.to_owned()));
+        if ours.len() > 64 {
+            ours.remove(0);
+        }
+        false
+    }
+
+    /// Forgets the texts of a kind: their repeats would have come by now.
+    fn forget(&mut self, said: Said) {
+        self.events.retain(|(s, _)| *s != said);
+        self.items.retain(|(s, _)| *s != said);
+    }
+}
+
+/// What was shown last, so that the next text of the same kind starts a paragraph.
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+enum Last {
+    #[default]
+    Other,
+    Text,
+    Thinking,
+}
+
+/// The adapter's state.
+#[derive(Default)]
+pub(in crate::formats) struct CodexSession {
+    calls: HashMap<String, Call>,
+    echoes: Echoes,
+    last: Last,
+    /// A todo list was shown as the plan.
+    planned: bool,
+    /// The session's running token total, and its value when the response began.
+    total: Option<Tokens>,
+    base: Option<Tokens>,
+    /// Web searches seen, for their ids (the records carry none).
+    searches: u64,
+}
+
+impl Adapter for CodexSession {
+    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+        let Some(record) = crate::formats::parse::<Record<'_>>(&p, n) else {
+            return;
+        };
+        let Some(payload) = record.payload else {
+            return n.apply(Event::Unknown);
+        };
+        let body = Payload {
+            text: payload.get(),
+            ..p
+        };
+        match record.kind.as_ref() {
+            "session_meta" | "turn_context" => {
+                if let Some(f) = read::<Facts>(&body, n) {
+                    n.apply(Event::Session(SessionInfo {
+                        conversation_id: f.id.filter(|_| record.kind == "session_meta"),
+                        model: f.model,
+                        cwd: f.cwd,
+                        ..SessionInfo::default()
+                    }));
+                }
+            }
+            "event_msg" => {
+                if let Some(e) = read::<EventMsg<'_>>(&body, n) {
+                    self.event(e, record.timestamp, n);
+                }
+            }
+            "response_item" => {
+                if let Some(item) = read::<Item<'_>>(&body, n) {
+                    self.item(item, record.timestamp, &body, n);
+                }
+            }
+            _ => n.apply(Event::Unknown),
+        }
+    }
+
+    fn finish(&mut self, n: &mut Normalizer) {
+        end_open_response(n);
+    }
+}
+
+/// Parses a payload, reporting a failure as an `error` document.
+fn read<'a, T: Deserialize<'a>>(p: &Payload<'a>, n: &mut Normalizer) -> Option<T> {
+    match serde_json::from_str(p.text) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            n.apply(Event::Error(json_error(&e, p)));
+            None
+        }
+    }
+}
+
+/// Text Codex adds to the user's messages for the model: instructions, the
+/// environment, skills. Not the user's words.
+fn injected(text: &str) -> bool {
+    let t = text.trim_start();
+    [
+        "<environment_context>",
+        "<user_instructions>",
+        "<INSTRUCTIONS>",
+        "# AGENTS.md instructions",
+        "<permissions instructions>",
+        "<skill>",
+        "<turn_aborted>",
+    ]
+    .iter()
+    .any(|p| t.starts_with(p))
+}
+
+/// Early versions put the prompt after the instructions in one message.
+fn prompt_text(text: &str) -> &str {
+    match text.rfind("## My request for Codex:") {
+        Some(i) => text[i + "## My request for Codex:".len()..].trim(),
+        None => text,
+    }
+}
+
+impl CodexSession {
+    fn event(&mut self, e: EventMsg<'_>, timestamp: Option<String>, n: &mut Normalizer) {
+        match e.kind.as_ref() {
+            "user_message" => {
+                if matches!(e.input_kind.as_deref(), Some(k) if k != "plain") {
+                    return;
+                }
+                let images =
+                    e.images.map_or(0, |i| i.len()) + e.local_images.map_or(0, |i| i.len());
+                let text = e.message.unwrap_or_default();
+                self.prompt(Source::Event, prompt_text(&text), images, n);
+            }
+            "agent_message" => {
+                if let Some(text) = e.message {
+                    self.answer(Source::Event, &text, timestamp, n);
+                }
+            }
+            "agent_reasoning" => {
+                if let Some(text) = e.text {
+                    self.reasoning(Source::Event, &[text.as_ref()], timestamp, n);
+                }
+            }
+            "token_count" => {
+                let Some(total) = e.info.and_then(|i| i.total_token_usage) else {
+                    return;
+                };
+                self.total = Some(total);
+                if response_open(n) {
+                    let used = total.since(self.base.unwrap_or_default());
+                    n.apply(Event::Usage(used.into()));
+                }
+            }
+            "task_complete" => {
+                self.last = Last::Other;
+                end_open_response(n);
+            }
+            "turn_aborted" => {
+                self.last = Last::Other;
+                let reason = e.reason.unwrap_or_else(|| "interrupted".to_owned());
+                n.apply(Event::Done {
+                    error: Some(ErrorInfo {
+                        code: codes::AGENT_ERROR.to_owned(),
+                        source: "agent".to_owned(),
+                        message: format!("The turn was stopped ({reason})."),
+                        details: format!("turn_aborted: {reason}"),
+                    }),
+                });
+            }
+            "error" | "warning" | "stream_error" => {
+                self.last = Last::Other;
+                let message = e
+                    .message
+                    .map(Cow::into_owned)
+                    .unwrap_or_else(|| "Codex reported an error.".to_owned());
+                n.apply(Event::Error(ErrorInfo {
+                    code: if e.kind == "error" {
+                        codes::AGENT_ERROR
+                    } else {
+                        "AGENT_WARNING"
+                    }
+                    .to_owned(),
+                    source: "agent".to_owned(),
+                    details: format!("{}: {message}", e.kind),
+                    message,
+                }));
+            }
+            // Bookkeeping, and raw reasoning (shown from the reasoning items, if at all).
+            "task_started"
+            | "context_compacted"
+            | "entered_review_mode"
+            | "exited_review_mode"
+            | "undo_started"
+            | "undo_completed"
+            | "agent_reasoning_raw_content"
+            | "agent_reasoning_section_break" => {}
+            _ => n.apply(Event::Unknown),
+        }
+    }
+
+    fn item(
+        &mut self,
+        item: Item<'_>,
+        timestamp: Option<String>,
+        p: &Payload<'_>,
+        n: &mut Normalizer,
+    ) {
+        match item.kind.as_ref() {
+            "message" => self.message(item, timestamp, n),
+            "reasoning" => {
+                let summary = item.summary.unwrap_or_default();
+                let mut texts: Vec<&str> = summary
+                    .iter()
+                    .filter(|p| p.kind == "summary_text")
+                    .filter_map(|p| p.text.as_deref())
+                    .collect();
+                // Raw reasoning only where there is no summary; the encrypted content
+                // is never read.
+                let raw = match (&item.content, texts.is_empty()) {
+                    (Some(Body::Parts(parts)), true) => {
+                        join(parts, &["reasoning_text", "text"], "\n\n")
+                    }
+                    _ => String::new(),
+                };
+                if !raw.is_empty() {
+                    texts.push(&raw);
+                }
+                self.reasoning(Source::Item, &texts, timestamp, n);
+            }
+            "function_call" => {
+                self.at(timestamp, n);
+                let call_id = item.call_id.unwrap_or_default();
+                let name = item.name.unwrap_or_else(|| "tool".to_owned());
+                let args = tool_input(
+                    item.arguments.as_deref().unwrap_or_default(),
+                    &call_id,
+                    &name,
+                    &p.at,
+                    n,
+                );
+                self.function_call(call_id, name, args, n);
+            }
+            "custom_tool_call" => {
+                self.at(timestamp, n);
+                let call_id = item.call_id.unwrap_or_default();
+                let name = item.name.unwrap_or_else(|| "tool".to_owned());
+                let input = item.input.unwrap_or_default();
+                let args = json!({ "input": input });
+                let call = if name == apply_patch::TOOL {
+                    Call::Patch(apply_patch::start(&call_id, &input, &name, args, n))
+                } else {
+                    n.apply(Event::ToolStart {
+                        call_id: call_id.clone(),
+                        name,
+                        args,
+                        doc_id: None,
+                    });
+                    Call::Other
+                };
+                self.calls.insert(call_id, call);
+            }
+            "local_shell_call" => {
+                self.at(timestamp, n);
+                let call_id = item.call_id.unwrap_or_default();
+                let action = item.action.unwrap_or(Value::Null);
+                let args = json!({
+                    "command": action.get("command").cloned().unwrap_or(Value::Null),
+                    "workdir": action.get("working_directory").cloned().unwrap_or(Value::Null),
+                });
+                self.function_call(call_id, "local_shell".to_owned(), args, n);
+            }
+            "function_call_output" | "custom_tool_call_output" => {
+                self.last = Last::Other;
+                let call_id = item.call_id.unwrap_or_default();
+                let (text, failed) = item
+                    .output
+                    .as_ref()
+                    .map_or((Cow::Borrowed(""), false), Body::text);
+                self.output(call_id, &text, failed, n);
+            }
+            "web_search_call" => {
+                self.at(timestamp, n);
+                self.searches += 1;
+                let call_id = format!("web_search_{}", self.searches);
+                let action = item.action.unwrap_or(Value::Null);
+                n.apply(Event::ToolStart {
+                    call_id: call_id.clone(),
+                    name: "web_search".to_owned(),
+                    args: action,
+                    doc_id: None,
+                });
+                let status = match item.status.as_deref() {
+                    Some("failed") => CallStatus::Error,
+                    _ => CallStatus::Success,
+                };
+                n.apply(Event::ToolEnd {
+                    call_id,
+                    name: None,
+                    args: None,
+                    // The results are not saved.
+                    outcome: ToolOutcome {
+                        status,
+                        data: Value::from(""),
+                    },
+                    duration_ms: None,
+                });
+            }
+            // Bookkeeping of Codex's own.
+            "ghost_snapshot" | "compaction" | "compaction_summary" => {}
+            _ => n.apply(Event::Unknown),
+        }
+    }
+
+    /// Sets the time of a response about to open.
+    fn at(&mut self, timestamp: Option<String>, n: &mut Normalizer) {
+        self.last = Last::Other;
+        self.echoes.forget(Said::Prompt);
+        if !response_open(n) && timestamp.is_some() {
+            n.apply(Event::Session(SessionInfo {
+                created: timestamp,
+                ..SessionInfo::default()
+            }));
+        }
+    }
+
+    fn message(&mut self, item: Item<'_>, timestamp: Option<String>, n: &mut Normalizer) {
+        let parts = match item.content {
+            Some(Body::Parts(parts)) => parts,
+            Some(Body::Text(text)) => vec![Part {
+                kind: Cow::Borrowed(match item.role.as_deref() {
+                    Some("assistant") => "output_text",
+                    _ => "input_text",
+                }),
+                text: Some(text),
+            }],
+            Some(Body::Payload { .. }) | None => Vec::new(),
+        };
+        match item.role.as_deref() {
+            Some("user") => {
+                let texts: Vec<&str> = parts
+                    .iter()
+                    .filter(|p| p.kind == "input_text")
+                    .filter_map(|p| p.text.as_deref())
+                    .map(prompt_text)
+                    .filter(|t| !injected(t))
+                    .collect();
+                let images = parts.iter().filter(|p| p.kind == "input_image").count();
+                self.prompt(Source::Item, &texts.join("\n\n"), images, n);
+            }
+            Some("assistant") => {
+                let text = join(&parts, &["output_text", "text"], "");
+                self.answer(Source::Item, &text, timestamp, n);
+            }
+            // `developer` and `system`: instructions.
+            _ => {}
+        }
+    }
+
+    fn prompt(&mut self, source: Source, text: &str, images: usize, n: &mut Normalizer) {
+        if (text.trim().is_empty() && images == 0)
+            || self.echoes.repeats(source, Said::Prompt, text)
+        {
+            return;
+        }
+        self.last = Last::Other;
+        self.echoes.forget(Said::Answer);
+        self.echoes.forget(Said::Reasoning);
+        self.base = self.total;
+        n.apply(Event::UserPrompt {
+            text: Cow::Owned(text.to_owned()),
+            attachments: (0..images)
+                .map(|_| Attachment {
+                    kind: "image".to_owned(),
+                    ..Attachment::default()
+                })
+                .collect(),
+        });
+    }
+
+    fn answer(
+        &mut self,
+        source: Source,
+        text: &str,
+        timestamp: Option<String>,
+        n: &mut Normalizer,
+    ) {
+        if text.is_empty() || self.echoes.repeats(source, Said::Answer, text) {
+            return;
+        }
+        let last = self.last;
+        self.at(timestamp, n);
+        if last == Last::Text {
+            n.apply(Event::Text(Cow::Borrowed("\n\n")));
+        }
+        n.apply(Event::Text(Cow::Owned(text.to_owned())));
+        self.last = Last::Text;
+    }
+
+    fn reasoning(
+        &mut self,
+        source: Source,
+        texts: &[&str],
+        timestamp: Option<String>,
+        n: &mut Normalizer,
+    ) {
+        let new: Vec<&&str> = texts
+            .iter()
+            .filter(|t| !t.is_empty() && !self.echoes.repeats(source, Said::Reasoning, t))
+            .collect();
+        if new.is_empty() {
+            return;
+        }
+        let last = self.last;
+        self.at(timestamp, n);
+        for (i, text) in new.into_iter().enumerate() {
+            if i > 0 || last == Last::Thinking {
+                n.apply(Event::Thinking(Cow::Borrowed("\n\n")));
+            }
+            n.apply(Event::Thinking(Cow::Owned((*text).to_owned())));
+        }
+        self.last = Last::Thinking;
+    }
+
+    /// A function call: shell tools (a patch they apply is file edits), `apply_patch`,
+    /// `update_plan`, anything else.
+    fn function_call(&mut self, call_id: String, name: String, args: Value, n: &mut Normalizer) {
+        let call = match name.as_str() {
+            "shell" | "container.exec" | "shell_command" | "exec_command" | "local_shell" => {
+                let workdir = args.get("workdir").cloned().filter(|w| !w.is_null());
+                let script = match args.get("command").or_else(|| args.get("cmd")) {
+                    Some(Value::Array(words)) => {
+                        let words: Vec<String> = words
+                            .iter()
+                            .map(|w| w.as_str().unwrap_or_default().to_owned())
+                            .collect();
+                        match words.as_slice() {
+                            [tool, patch] if tool == "apply_patch" || tool == "applypatch" => {
+                                patch.clone()
+                            }
+                            _ => command_line(&words),
+                        }
+                    }
+                    Some(Value::String(s)) => s.clone(),
+                    _ => String::new(),
+                };
+                let shown = json!({ "command": script, "workdir": workdir });
+                match apply_patch::in_command(&script).or_else(|| {
+                    script
+                        .trim_start()
+                        .starts_with("*** Begin Patch")
+                        .then_some(script.as_str())
+                }) {
+                    Some(patch) => {
+                        Call::Patch(apply_patch::start(&call_id, patch, &name, shown, n))
+                    }
+                    None => {
+                        n.apply(Event::ToolStart {
+                            call_id: call_id.clone(),
+                            name,
+                            args: shown,
+                            doc_id: None,
+                        });
+                        Call::Shell
+                    }
+                }
+            }
+            "apply_patch" => {
+                let patch = match &args {
+                    Value::String(s) => s.clone(),
+                    other => other
+                        .get("input")
+                        .or_else(|| other.get("patch"))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_owned(),
+                };
+                Call::Patch(apply_patch::start(&call_id, &patch, &name, args, n))
+            }
+            "update_plan" => {
+                let todos: Vec<Value> = args
+                    .get("plan")
+                    .and_then(Value::as_array)
+                    .map(|steps| {
+                        steps
+                            .iter()
+                            .map(|s| {
+                                json!({
+                                    "content": s.get("step").cloned().unwrap_or(Value::Null),
+                                    "status": s.get("status").cloned().unwrap_or(Value::Null),
+                                })
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let mut plan = json!({ "todos": todos });
+                if let Some(e) = args.get("explanation").filter(|e| e.is_string()) {
+                    plan["overview"] = e.clone();
+                }
+                let name = if std::mem::replace(&mut self.planned, true) {
+                    "update_todos"
+                } else {
+                    "create_plan"
+                };
+                n.apply(Event::ToolStart {
+                    call_id: call_id.clone(),
+                    name: name.to_owned(),
+                    args: plan,
+                    doc_id: None,
+                });
+                Call::Other
+            }
+            _ => {
+                // MCP tools are named `server__tool`; shown as `mcp__server__tool`, as
+                // the stream and Claude Code name them.
+                let name = if name.contains("__") && !name.starts_with("mcp__") {
+                    format!("mcp__{name}")
+                } else {
+                    name
+                };
+                n.apply(Event::ToolStart {
+                    call_id: call_id.clone(),
+                    name,
+                    args,
+                    doc_id: None,
+                });
+                Call::Other
+            }
+        };
+        self.calls.insert(call_id, call);
+    }
+
+    /// A call's output ends it (for a patch, each of its file edits).
+    fn output(&mut self, call_id: String, text: &str, failed: bool, n: &mut Normalizer) {
+        match self.calls.remove(&call_id).unwrap_or(Call::Other) {
+            Call::Shell => {
+                let out = shell_output(text);
+                let status = if failed || out.exit_code.is_some_and(|c| c != 0) {
+                    CallStatus::Error
+                } else {
+                    CallStatus::Success
+                };
+                n.apply(Event::ToolEnd {
+                    call_id,
+                    name: None,
+                    args: None,
+                    outcome: ToolOutcome {
+                        status,
+                        data: json!({ "exitCode": out.exit_code, "output": out.output }),
+                    },
+                    duration_ms: out.duration_ms,
+                });
+            }
+            Call::Patch(ids) => {
+                let out = shell_output(text);
+                let said = out.output.trim_start();
+                let failed = failed
+                    || out.exit_code.is_some_and(|c| c != 0)
+                    || ["apply_patch verification failed", "Failed to ", "error: "]
+                        .iter()
+                        .any(|p| said.starts_with(p));
+                let outcome = ToolOutcome {
+                    status: if failed {
+                        CallStatus::Error
+                    } else {
+                        CallStatus::Success
+                    },
+                    data: if failed {
+                        Value::from(out.output.trim_end())
+                    } else {
+                        json!({ "output": out.output })
+                    },
+                };
+                for id in ids {
+                    n.apply(Event::ToolEnd {
+                        call_id: id,
+                        name: None,
+                        args: None,
+                        outcome: outcome.clone(),
+                        duration_ms: out.duration_ms,
+                    });
+                }
+            }
+            Call::Other => {
+                let failed = failed || text.starts_with("err: ");
+                n.apply(Event::ToolEnd {
+                    call_id,
+                    name: None,
+                    args: None,
+                    outcome: ToolOutcome {
+                        status: if failed {
+                            CallStatus::Error
+                        } else {
+                            CallStatus::Success
+                        },
+                        data: Value::from(text),
+                    },
+                    duration_ms: None,
+                });
+            }
+        }
+    }
+}

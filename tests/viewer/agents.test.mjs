@@ -1,0 +1,71 @@
+// Codex CLI and Gemini CLI runs in the viewer: each kind of document they make is
+// shown, and the screenshots docs/screenshots/codex-session.png and gemini-cli.png.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { assert, openViewer, loadFile } from './lib.mjs';
+
+/** How many of each kind of document are shown, and facts the screenshots rely on. */
+function shown(page) {
+  return page.evaluate(() => {
+    const root = document.getElementById('view').shadowRoot;
+    const count = (sel) => root.querySelectorAll(sel).length;
+    return {
+      prompts: count('.ds-turn.ds-user'),
+      thinking: count('.ds-doc.ds-thinking'),
+      terminal: count('.ds-doc.ds-terminal-command'),
+      edits: count('.ds-doc.ds-file-edit'),
+      diffRows: count('.ds-doc.ds-file-edit .ds-diff-unified tr.ds-diff-added'),
+      plans: count('.ds-doc.ds-plan'),
+      todoUpdates: count('.ds-doc.ds-todo-update'),
+      toolCalls: count('.ds-doc.ds-tool-call'),
+      failedExits: count('.ds-doc.ds-terminal-command .ds-exit.ds-status-error'),
+      progress: root.querySelector('.ds-doc.ds-plan .ds-progress')?.textContent.trim(),
+    };
+  });
+}
+
+async function screenshot(page, root, name) {
+  const dir = join(root, 'docs/screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.screenshot({ path: join(dir, name), animations: 'disabled' });
+}
+
+export const tests = [
+  {
+    name: 'a saved Codex session: prompts, thinking, commands, patches as diffs, the plan; screenshot',
+    context: { viewport: { width: 1280, height: 1400 }, colorScheme: 'light' },
+    async run({ page, base, root }) {
+      await openViewer(page, base);
+      assert.equal(await loadFile(page, join(root, 'tests/fixtures/codex-session/session.jsonl')), 'loaded');
+      assert.match(await page.textContent('#status'), /format codex-session\b/);
+      const s = await shown(page);
+      assert.deepEqual(
+        { prompts: s.prompts, thinking: s.thinking, terminal: s.terminal, edits: s.edits, plans: s.plans, todoUpdates: s.todoUpdates, toolCalls: s.toolCalls },
+        { prompts: 3, thinking: 2, terminal: 5, edits: 3, plans: 1, todoUpdates: 1, toolCalls: 2 },
+      );
+      assert.ok(s.diffRows >= 10, `added lines shown in the diffs: ${s.diffRows}`);
+      assert.equal(s.failedExits, 1, 'the failing test run is marked');
+      assert.match(s.progress, /3\/3/, 'the plan shows the statuses of its updates');
+      await screenshot(page, root, 'codex-session.png');
+    },
+  },
+  {
+    name: 'a Gemini CLI stream: tools as terminal runs, edits and the plan; screenshot',
+    context: { viewport: { width: 1280, height: 1400 }, colorScheme: 'light' },
+    async run({ page, base, root }) {
+      await openViewer(page, base);
+      assert.equal(await loadFile(page, join(root, 'tests/fixtures/gemini-cli-stream-json/session.jsonl')), 'loaded');
+      assert.match(await page.textContent('#status'), /format gemini-cli-stream-json\b/);
+      const s = await shown(page);
+      assert.deepEqual(
+        { prompts: s.prompts, terminal: s.terminal, edits: s.edits, plans: s.plans, todoUpdates: s.todoUpdates, toolCalls: s.toolCalls },
+        { prompts: 1, terminal: 2, edits: 3, plans: 1, todoUpdates: 1, toolCalls: 5 },
+      );
+      assert.ok(s.diffRows >= 2, `added lines shown in the diffs: ${s.diffRows}`);
+      assert.match(s.progress, /2\/2/);
+      await screenshot(page, root, 'gemini-cli.png');
+    },
+  },
+];
