@@ -87,6 +87,11 @@ export interface OpenAIChunk {
 export type Locale = "en" | "de";
 
 /**
+ * A part of a document's element.
+ */
+export type Part = "head" | "blocks" | "tail" | "lines" | "open" | "status" | "body" | "args" | "result";
+
+/**
  * A problem of the plan's dependency graph.
  */
 export type PlanProblem = { kind: "unknown_dependency"; todo: string; dependency: string } | { kind: "cycle"; todo: string };
@@ -177,6 +182,12 @@ export interface UserTurn {
 }
 
 /**
+ * Attributes an element built in a part may be given (the `set_attr` patch); their
+ * values come from the renderer (a link's target only after the URL policy allowed it).
+ */
+export type Attr = "class" | "href" | "rel" | "data-ln";
+
+/**
  * How a text document's content is to be read.
  */
 export type TextFormat = "markdown" | "plain";
@@ -189,7 +200,7 @@ export type CallStatus = "running" | "success" | "error" | "rejected";
 /**
  * One change to the rendered page.
  */
-export type Patch = { op: "insert_turn"; turn: number; html: string } | { op: "replace_turn_header"; turn: number; html: string } | { op: "insert_document"; turn: number; index: number; id: string; html: string } | { op: "replace_document"; turn: number; index: number; id: string; html: string } | { op: "append_blocks"; turn: number; index: number; id: string; html: string } | { op: "replace_tail"; turn: number; index: number; id: string; html: string };
+export type Patch = { op: "insert_turn"; turn: number; html: string } | { op: "replace_turn_header"; turn: number; html: string } | { op: "insert_document"; turn: number; index: number; html: string } | { op: "replace_document"; turn: number; index: number; html: string } | { op: "append_part"; turn: number; index: number; part: Part; html: string } | { op: "replace_part"; turn: number; index: number; part: Part; html: string } | { op: "open_element"; turn: number; index: number; part: Part; tag: Tag } | { op: "set_attr"; turn: number; index: number; part: Part; attr: Attr; value: string } | { op: "append_text"; turn: number; index: number; part: Part; text: string } | { op: "close_element"; turn: number; index: number; part: Part };
 
 /**
  * One clarifying question.
@@ -511,6 +522,12 @@ export interface Attachment {
  * Status of a todo.
  */
 export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled";
+
+/**
+ * Tags an element built in a part may have (the `open_element` patch): the Markdown
+ * preview's elements and a code line.
+ */
+export type Tag = "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "ul" | "ol" | "li" | "blockquote" | "pre" | "code" | "strong" | "em" | "del" | "a" | "span" | "table" | "thead" | "tbody" | "tr" | "th" | "td" | "hr";
 
 /**
  * The `function` part of a [`NestedTool`].
@@ -996,6 +1013,13 @@ export interface ToolCallMeta {
 /**
  * A live conversation read from a byte stream, and its rendered page
  * (`new DocStream(options)` in JS).
+ *
+ * Two ways to use it:
+ * - `push(chunk)` and `finish()` return the patches as objects: simple;
+ * - `write(chunk)` only reads (it returns whether there is something new to show),
+ *   `end()` ends the stream, and `pull()` hands out every patch since the last pull as
+ *   one string in the wire form (`applyPatches` of `docstream/apply` applies it): one
+ *   crossing of the boundary per frame, however many chunks arrived.
  */
 export class DocStream {
     free(): void;
@@ -1005,13 +1029,19 @@ export class DocStream {
      */
     diffView(id: string): DiffView | undefined;
     /**
+     * Ends the stream without rendering (see `finish`); the last patches come from
+     * `pull()`. Throws an `Error` with code `DS_FINISHED` when the stream already ended.
+     */
+    end(): void;
+    /**
      * Ends the stream (a response without its final event is marked cut off) and
      * returns the last patches. Throws an `Error` with code `DS_FINISHED` when called
      * twice.
      */
     finish(): Patch[];
     /**
-     * The conversation element's HTML: what applying every patch so far gives.
+     * The conversation element's HTML, rendered from the state at once: what applying
+     * every patch gives once the stream is finished.
      */
     html(): string;
     /**
@@ -1023,6 +1053,11 @@ export class DocStream {
      * The plan view of the `plan` document with this id, or `undefined`.
      */
     planView(id: string): PlanView | undefined;
+    /**
+     * Every patch since the last pull, as one string in the wire form (empty when
+     * nothing changed); apply it with `applyPatches` of `docstream/apply`.
+     */
+    pull(): string;
     /**
      * Reads a chunk (a `Uint8Array`, an `ArrayBuffer` or a string, cut anywhere) and
      * returns the patches that bring the page up to date. Throws an `Error` with code
@@ -1037,6 +1072,16 @@ export class DocStream {
      * One progress line per agent action (seed 001's `text` format), in `locale`.
      */
     text(): string;
+    /**
+     * `write` for a chunk of text.
+     */
+    writeText(chunk: string): boolean;
+    /**
+     * Reads a chunk of bytes without rendering anything; returns `true` when there is
+     * something new for `pull()`. Throws an `Error` with code `DS_FINISHED` after the
+     * stream ended.
+     */
+    write(chunk: Uint8Array | number[]): boolean;
     /**
      * The detected or named format, once known.
      */
@@ -1161,14 +1206,18 @@ export interface InitOutput {
     readonly __wbg_signaturecache_free: (a: number, b: number) => void;
     readonly cleanSchemaForGemini: (a: any) => [number, number, number];
     readonly docstream_diffView: (a: number, b: number, c: number) => [number, number, number];
+    readonly docstream_end: (a: number) => [number, number];
     readonly docstream_finish: (a: number) => [number, number, number];
     readonly docstream_format: (a: number) => [number, number];
     readonly docstream_html: (a: number) => [number, number];
     readonly docstream_new: (a: number) => [number, number, number];
     readonly docstream_planView: (a: number, b: number, c: number) => [number, number, number];
+    readonly docstream_pull: (a: number) => [number, number];
     readonly docstream_push: (a: number, b: any) => [number, number, number];
     readonly docstream_snapshot: (a: number) => [number, number, number];
     readonly docstream_text: (a: number) => [number, number];
+    readonly docstream_write: (a: number, b: number, c: number) => [number, number, number];
+    readonly docstream_writeText: (a: number, b: number, c: number) => [number, number, number];
     readonly geminitoopenai_convert: (a: number, b: any) => [number, number, number];
     readonly geminitoopenai_longestSignature: (a: number) => [number, number];
     readonly geminitoopenai_new: (a: number, b: number, c: number, d: number) => number;

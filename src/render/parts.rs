@@ -103,9 +103,8 @@ impl Slot {
     }
 }
 
-/// Tags an open element in a part may have while it is built (see
-/// [`Patch::OpenElement`](super::patch::Patch::OpenElement)): the Markdown preview's
-/// elements and a code line.
+/// Tags an element built in a part may have (the `open_element` patch): the Markdown
+/// preview's elements and a code line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "lowercase")]
@@ -210,9 +209,8 @@ impl Tag {
     }
 }
 
-/// Attributes an element built in a part may be given (see
-/// [`Patch::SetAttr`](super::patch::Patch::SetAttr)); their values come from the
-/// renderer (a link's target only after the URL policy allowed it).
+/// Attributes an element built in a part may be given (the `set_attr` patch); their
+/// values come from the renderer (a link's target only after the URL policy allowed it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(rename_all = "kebab-case")]
