@@ -156,9 +156,20 @@ impl DocStream {
         self.reader.normalizer.take_changes()
     }
 
-    /// True when something changed since the last [`take_changes`](Self::take_changes).
+    /// True when something changed since the changes were last taken or cleared.
     pub fn has_changes(&self) -> bool {
         !self.reader.normalizer.changes().is_empty()
+    }
+
+    /// The changes since they were last taken or cleared, to read in place (then
+    /// [`clear_changes`](Self::clear_changes)): nothing is allocated per chunk.
+    pub fn changes(&self) -> &Changes {
+        self.reader.normalizer.changes()
+    }
+
+    /// Forgets the changes read with [`changes`](Self::changes).
+    pub fn clear_changes(&mut self) {
+        self.reader.normalizer.clear_changes();
     }
 
     /// The format being read, once known.

@@ -253,30 +253,6 @@ fn attack_vectors_render_safely() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// Builds an input from its structured form: `lit`, `rep` × `n`, and `seq` [a, b) loops
-/// whose body may use the loop index as `n: "i"`.
-fn expand_parts(parts: &[serde_json::Value], index: u64, out: &mut String) {
-    for part in parts {
-        if let Some(lit) = part["lit"].as_str() {
-            out.push_str(lit);
-        } else if let Some(rep) = part["rep"].as_str() {
-            let n = part["n"].as_u64().unwrap_or(index) as usize;
-            out.push_str(&rep.repeat(n));
-        } else if let Some(seq) = part["seq"].as_array() {
-            let (a, b) = (seq[0].as_u64().unwrap(), seq[1].as_u64().unwrap());
-            for i in a..b {
-                expand_parts(part["body"].as_array().unwrap(), i, out);
-            }
-        }
-    }
-}
-
-fn expand(case: &serde_json::Value) -> String {
-    let mut s = String::new();
-    expand_parts(case["expand"].as_array().unwrap(), 0, &mut s);
-    s
-}
-
 #[test]
 fn pathological_markdown_does_not_blow_up() {
     let Some(path) = support::shared("corpora/pathological-markdown.json") else {
@@ -289,7 +265,7 @@ fn pathological_markdown_does_not_blow_up() {
         if case.get("expand").is_none() {
             continue;
         }
-        let input = expand(case);
+        let input = support::expand(case["expand"].as_array().unwrap());
         let html = render_markdown(&input, &MarkdownOptions::default());
         assert!(
             html.len() <= 20 * input.len() + 1000,

@@ -1,59 +1,185 @@
-//! Streaming a long transcript in 16-byte chunks hands pulldown-cmark a number of bytes
-//! bounded by a small constant times the final text length (finished blocks are rendered
-//! once), not growing with its square.
-//!
-//! This binary has one test so that the global byte counter is not shared.
+//! Work counters (deterministic, not timings): streaming costs a small constant times
+//! what rendering the same input at once costs. For every fixture split at 1 and 16
+//! bytes, every pathological Markdown input of `../shared/corpora` streamed in 16-byte
+//! deltas (and 1-byte deltas for its first 8 KB), a long answer, a 2,000-row table and a
+//! long code block: the HTML rendered, the Markdown handed to pulldown-cmark, the text
+//! read by the preview and the bytes in patches stay within bounds that a renderer
+//! doing work proportional to the whole document on every change would break.
 
-use docstream::render::HtmlView;
-use docstream::render::RenderOptions;
-use docstream::render::markdown::markdown_bytes_rendered;
-use docstream::render::patch::PageModel;
+mod support;
+
+use docstream::render::patch::{PageModel, PatchWriter};
+use docstream::render::{HtmlView, RenderOptions, Work, render_conversation};
 use docstream::{DocStream, Format, Options};
 
-#[test]
-fn markdown_work_is_linear() {
-    let mut text = String::new();
-    for i in 0..400 {
-        text.push_str(&format!(
-            "Paragraph {i} says something *useful* about `code` and links to https://x.y/{i}.\nA second line.\n\n"
-        ));
-    }
-    let input: String = text
-        .as_bytes()
-        .chunks(16)
-        .map(|c| {
-            let v = serde_json::json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":String::from_utf8_lossy(c)}]}});
-            format!("{v}\n")
-        })
-        .collect();
-    let mut stream = DocStream::new(Options {
-        format: Some(Format::CursorStreamJson),
+/// What streaming `chunks` cost, and what it gave.
+struct Run {
+    work: Work,
+    patch_bytes: u64,
+    html: String,
+}
+
+/// Pushes each chunk and pulls the patches after it, applying them to a page.
+fn stream(format: Option<Format>, chunks: &[&[u8]]) -> Run {
+    let mut s = DocStream::new(Options {
+        format,
         ..Options::default()
     });
     let mut view = HtmlView::new(RenderOptions::default());
+    let mut w = PatchWriter::new();
     let mut page = PageModel::new();
-    let before = markdown_bytes_rendered();
-    for chunk in input.as_bytes().chunks(16) {
-        stream.push(chunk).unwrap();
-        let changes = stream.take_changes();
-        for p in view.update(stream.conversation(), &changes) {
-            page.apply(&p);
+    let mut pull = |s: &mut DocStream, w: &mut PatchWriter, page: &mut PageModel| {
+        view.update_into(s.conversation(), s.changes(), w);
+        s.clear_changes();
+        page.apply_wire(w.as_str()).unwrap();
+        w.clear();
+    };
+    for c in chunks {
+        s.push(c).unwrap();
+        pull(&mut s, &mut w, &mut page);
+    }
+    s.finish().unwrap();
+    pull(&mut s, &mut w, &mut page);
+    let html = page.html();
+    assert_eq!(
+        html,
+        render_conversation(s.conversation(), &RenderOptions::default()),
+        "the patched page is the one-shot rendering"
+    );
+    Run {
+        work: view.work(),
+        patch_bytes: w.payload_bytes(),
+        html,
+    }
+}
+
+/// Checks a streamed run against the one-shot run of the same input.
+fn check(name: &str, input_len: usize, streamed: &Run, one_shot: &Run) {
+    let (s, o) = (streamed.work, one_shot.work);
+    let input = input_len as u64;
+    let html = one_shot.html.len() as u64;
+    let bounds = [
+        ("markdown", s.markdown, 2 * o.markdown + 1024),
+        ("rendered", s.rendered, 3 * o.rendered + 2 * input + 4096),
+        ("previewed", s.previewed, 2 * input + 1024),
+        (
+            "patch bytes",
+            streamed.patch_bytes,
+            3 * html + 2 * input + 4096,
+        ),
+    ];
+    for (what, got, limit) in bounds {
+        assert!(
+            got <= limit,
+            "{name}: {what} {got} over {limit} (input {input} bytes, one-shot {o:?}, streamed {s:?})"
+        );
+    }
+}
+
+/// Cursor stream-json assistant lines, one per `size`-byte delta of `text`.
+fn deltas(text: &str, size: usize) -> Vec<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let mut end = size.min(rest.len());
+        while !rest.is_char_boundary(end) {
+            end += 1;
+        }
+        let line = serde_json::json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":&rest[..end]}]},"timestamp_ms":1});
+        out.push(format!("{line}\n").into_bytes());
+        rest = &rest[end..];
+    }
+    out.push(b"{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false}\n".to_vec());
+    out
+}
+
+fn markdown_case(name: &str, text: &str, size: usize) {
+    let lines = deltas(text, size);
+    let chunks: Vec<&[u8]> = lines.iter().map(Vec::as_slice).collect();
+    let whole: Vec<u8> = lines.concat();
+    let streamed = stream(Some(Format::CursorStreamJson), &chunks);
+    let one_shot = stream(Some(Format::CursorStreamJson), &[&whole]);
+    assert_eq!(streamed.html, one_shot.html, "{name}");
+    check(name, text.len(), &streamed, &one_shot);
+}
+
+#[test]
+fn every_fixture_at_1_and_16_bytes() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        let Ok(Some(format)) = Format::parse(dir.file_name().unwrap().to_str().unwrap()) else {
+            continue;
+        };
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let file = file.unwrap().path();
+            if file.to_str().unwrap().contains(".expected.") {
+                continue;
+            }
+            let input = std::fs::read(&file).unwrap();
+            let one_shot = stream(Some(format), &[&input]);
+            for size in [1, 16] {
+                let chunks: Vec<&[u8]> = input.chunks(size).collect();
+                let streamed = stream(Some(format), &chunks);
+                check(
+                    &format!("{} in {size}-byte chunks", file.display()),
+                    input.len(),
+                    &streamed,
+                    &one_shot,
+                );
+            }
         }
     }
-    stream.finish().unwrap();
-    let changes = stream.take_changes();
-    for p in view.update(stream.conversation(), &changes) {
-        page.apply(&p);
+}
+
+#[test]
+fn pathological_markdown_streamed_in_small_deltas() {
+    let Some(path) = support::shared("corpora/pathological-markdown.json") else {
+        support::skip("pathological-markdown.json");
+        return;
+    };
+    let corpus: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let cases = corpus["cases"].as_array().unwrap();
+    assert!(cases.len() >= 50, "the corpus shrank: {}", cases.len());
+    for case in cases {
+        let id = case["id"].as_str().unwrap();
+        let text = support::expand(case["expand"].as_array().unwrap());
+        markdown_case(&format!("{id} in 16-byte deltas"), &text, 16);
+        let mut head = text.len().min(8 * 1024);
+        while !text.is_char_boundary(head) {
+            head -= 1;
+        }
+        markdown_case(
+            &format!("{id} (first 8 KB) in 1-byte deltas"),
+            &text[..head],
+            1,
+        );
     }
-    let work = markdown_bytes_rendered() - before;
-    let final_len: usize = stream
-        .conversation()
-        .documents()
-        .map(|d| d.text().len())
-        .sum();
-    assert!(final_len >= text.len() - 2, "text arrived: {final_len}");
-    assert!(
-        work <= 12 * final_len as u64,
-        "{work} bytes rendered for {final_len} bytes of text"
-    );
+}
+
+#[test]
+fn long_answers_tables_and_code_stream_in_linear_work() {
+    let mut prose = String::new();
+    for i in 0..400 {
+        prose.push_str(&format!(
+            "Paragraph {i} says something *useful* about `code` and links to https://x.y/{i}.\nA second line.\n\n- a list item {i}\n- another\n\n"
+        ));
+    }
+    markdown_case("400 paragraphs and lists", &prose, 16);
+    let mut table = String::from("| n | square | note |\n|---|---:|:---|\n");
+    for i in 0..2000 {
+        table.push_str(&format!("| {i} | {} | **row** {i} |\n", i * i));
+    }
+    markdown_case("a 2,000-row table", &table, 16);
+    let mut code = String::from("Here it is:\n\n```rust\n");
+    for i in 0..3000 {
+        code.push_str(&format!(
+            "    let value_{i} = compute({i}) + 1; // line {i}\n"
+        ));
+    }
+    code.push_str("```\n\nDone.\n");
+    markdown_case("a 3,000-line code block", &code, 16);
+    let one_line = "word ".repeat(40_000);
+    markdown_case("one 200 KB line", &one_line, 16);
 }

@@ -45,8 +45,10 @@ pub(super) struct Line<'a> {
     pub cwd: Option<String>,
     #[serde(default)]
     pub call_id: Option<String>,
-    #[serde(borrow, default)]
-    pub tool_call: Option<&'a RawValue>,
+    /// Parsed straight into a value (not kept raw and parsed again): the tool payload is
+    /// most of a transcript's bytes.
+    #[serde(default)]
+    pub tool_call: Option<Value>,
     #[serde(borrow, default)]
     pub result: Option<&'a RawValue>,
     #[serde(default)]
@@ -238,7 +240,7 @@ impl Adapter for CursorCli {
                 }),
                 _ => n.apply(Event::Thinking(line.text.unwrap_or_default())),
             },
-            "tool_call" => tool_call(&line, &p, n),
+            "tool_call" => tool_call(line, n),
             "tool-call-started" => {
                 self.wrapper = true;
                 cursor_wrapper::started(line, n);
@@ -265,18 +267,9 @@ impl Adapter for CursorCli {
 
 /// `tool_call` `started`/`completed`: `{<key>: {args, result}}` or
 /// `{function: {name, arguments}}`.
-fn tool_call(line: &Line<'_>, p: &Payload<'_>, n: &mut Normalizer) {
-    let Some(raw) = line.tool_call else {
+fn tool_call(mut line: Line<'_>, n: &mut Normalizer) {
+    let Some(payload) = line.tool_call.take() else {
         return n.apply(Event::Unknown);
-    };
-    let Some(payload) = parse::<Value>(
-        &Payload {
-            text: raw.get(),
-            ..*p
-        },
-        n,
-    ) else {
-        return;
     };
     let Value::Object(map) = payload else {
         return n.apply(Event::Unknown);

@@ -1,11 +1,12 @@
 //! What changed in the conversation since the caller last asked (SPEC §4).
 //!
-//! The normaliser records every change it makes here; a caller takes the accumulated
+//! The normaliser records every change it makes here; a caller reads the accumulated
 //! changes once per frame and hands them to a renderer, which turns them into patches
 //! without looking at anything the log does not name. Changes to one document
 //! coalesce: an insert followed by appends is still an insert.
-
-use std::collections::{BTreeMap, BTreeSet};
+//!
+//! The log is a few sorted vectors, cleared in place after each read, so that recording
+//! the changes of a chunk allocates nothing once the stream is under way.
 
 /// Where a document lives: turn index, then index within that turn's response.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -30,20 +31,28 @@ pub enum DocChange {
     Updated,
 }
 
-/// Accumulated changes; empty after [`Changes::take`].
+/// Accumulated changes.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[must_use = "changes say what to re-render"]
 pub struct Changes {
-    /// Turns added.
-    pub turns_added: BTreeSet<usize>,
-    /// Turns whose header (model, status, usage, prompt …) changed (not those added).
-    pub turns_updated: BTreeSet<usize>,
-    /// Documents changed, in document order.
-    pub documents: BTreeMap<DocKey, DocChange>,
-    /// Documents that will not grow any more: a text, thinking or code document whose
-    /// segment ended, or a document that arrived complete. A renderer finishes what it
-    /// showed provisionally while the document grew.
-    pub closed: BTreeSet<DocKey>,
+    turns_added: Vec<usize>,
+    turns_updated: Vec<usize>,
+    documents: Vec<(DocKey, DocChange)>,
+    closed: Vec<DocKey>,
+}
+
+/// Inserts into a sorted vector unless present; the common case (the largest so far)
+/// is a push.
+fn insert_sorted<T: Ord + Copy>(v: &mut Vec<T>, x: T) {
+    match v.last() {
+        Some(&last) if last < x => v.push(x),
+        None => v.push(x),
+        _ => {
+            if let Err(i) = v.binary_search(&x) {
+                v.insert(i, x);
+            }
+        }
+    }
 }
 
 impl Changes {
@@ -55,34 +64,114 @@ impl Changes {
             && self.closed.is_empty()
     }
 
+    /// Turns added, in order.
+    pub fn turns_added(&self) -> &[usize] {
+        &self.turns_added
+    }
+
+    /// Turns whose header (model, status, usage, prompt …) changed, not those added.
+    pub fn turns_updated(&self) -> &[usize] {
+        &self.turns_updated
+    }
+
+    /// Documents changed, in document order.
+    pub fn documents(&self) -> &[(DocKey, DocChange)] {
+        &self.documents
+    }
+
+    /// How a document changed, if it did.
+    pub fn document(&self, key: DocKey) -> Option<DocChange> {
+        self.documents
+            .binary_search_by_key(&key, |&(k, _)| k)
+            .ok()
+            .map(|i| self.documents[i].1)
+    }
+
+    /// Documents that will not grow any more, in document order: a text, thinking or
+    /// code document whose segment ended, or a document that arrived complete. A
+    /// renderer finishes what it showed provisionally while the document grew.
+    pub fn closed(&self) -> &[DocKey] {
+        &self.closed
+    }
+
     /// Moves the accumulated changes out, leaving this empty.
     pub fn take(&mut self) -> Changes {
         std::mem::take(self)
     }
 
+    /// Forgets the changes, keeping the memory for the next ones.
+    pub fn clear(&mut self) {
+        self.turns_added.clear();
+        self.turns_updated.clear();
+        self.documents.clear();
+        self.closed.clear();
+    }
+
     pub(crate) fn turn_added(&mut self, turn: usize) {
-        self.turns_added.insert(turn);
+        insert_sorted(&mut self.turns_added, turn);
     }
 
     pub(crate) fn turn_updated(&mut self, turn: usize) {
-        if !self.turns_added.contains(&turn) {
-            self.turns_updated.insert(turn);
+        if self.turns_added.binary_search(&turn).is_err() {
+            insert_sorted(&mut self.turns_updated, turn);
         }
     }
 
     pub(crate) fn doc(&mut self, key: DocKey, change: DocChange) {
         use DocChange::*;
-        let merged = match (self.documents.get(&key).copied(), change) {
-            (None, c) => c,
-            (Some(Inserted), _) => Inserted,
-            (Some(Updated), _) => Updated,
-            (Some(Appended { from }), Appended { .. }) => Appended { from },
-            (Some(Appended { .. }), c) => c,
+        let at = match self.documents.last() {
+            Some(&(last, _)) if last < key => Err(self.documents.len()),
+            _ => self.documents.binary_search_by_key(&key, |&(k, _)| k),
         };
-        self.documents.insert(key, merged);
+        match at {
+            Err(i) => self.documents.insert(i, (key, change)),
+            Ok(i) => {
+                let merged = match (self.documents[i].1, change) {
+                    (Inserted, _) => Inserted,
+                    (Updated, _) => Updated,
+                    (Appended { from }, Appended { .. }) => Appended { from },
+                    (Appended { .. }, c) => c,
+                };
+                self.documents[i].1 = merged;
+            }
+        }
     }
 
     pub(crate) fn close(&mut self, key: DocKey) {
-        self.closed.insert(key);
+        insert_sorted(&mut self.closed, key);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(turn: usize, index: usize) -> DocKey {
+        DocKey { turn, index }
+    }
+
+    #[test]
+    fn changes_coalesce_in_document_order() {
+        let mut c = Changes::default();
+        c.doc(key(1, 2), DocChange::Appended { from: 4 });
+        c.doc(key(1, 0), DocChange::Inserted);
+        c.doc(key(1, 2), DocChange::Appended { from: 9 });
+        c.doc(key(1, 0), DocChange::Updated);
+        c.doc(key(0, 5), DocChange::Updated);
+        assert_eq!(
+            c.documents(),
+            [
+                (key(0, 5), DocChange::Updated),
+                (key(1, 0), DocChange::Inserted),
+                (key(1, 2), DocChange::Appended { from: 4 }),
+            ]
+        );
+        c.turn_added(3);
+        c.turn_updated(3);
+        c.turn_updated(1);
+        c.turn_updated(1);
+        assert_eq!((c.turns_added(), c.turns_updated()), (&[3][..], &[1][..]));
+        c.clear();
+        assert!(c.is_empty());
     }
 }

@@ -74,6 +74,11 @@ impl Normalizer {
         &self.b.changes
     }
 
+    /// Forgets the changes made since the last take, keeping their memory.
+    pub fn clear_changes(&mut self) {
+        self.b.changes.clear();
+    }
+
     /// Mutable access to counters and format, which are not document changes.
     pub(crate) fn conversation_mut(&mut self) -> &mut Conversation {
         &mut self.b.conv

@@ -5,8 +5,8 @@
 //! from allowed origins, otherwise a placeholder shows the alt text and the URL; fence
 //! languages become sanitised `language-…` classes; headings get stable anchors.
 
+use std::cell::Cell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use linkify::{LinkFinder, LinkKind};
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
@@ -14,12 +14,14 @@ use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Ta
 use super::escape::{class_fragment, escape, push_escaped};
 use super::url::{UrlVerdict, check_image, check_link};
 
-static MARKDOWN_BYTES: AtomicU64 = AtomicU64::new(0);
+thread_local! {
+    static MARKDOWN_BYTES: Cell<u64> = const { Cell::new(0) };
+}
 
-/// Total bytes of Markdown handed to pulldown-cmark by this process so far (a work
+/// Total bytes of Markdown handed to pulldown-cmark by this thread so far (a work
 /// counter for tests).
 pub fn markdown_bytes_rendered() -> u64 {
-    MARKDOWN_BYTES.load(Ordering::Relaxed)
+    MARKDOWN_BYTES.with(Cell::get)
 }
 
 /// Options for one Markdown rendering.
@@ -90,7 +92,7 @@ pub fn render_markdown_into(
     if source.is_empty() {
         return;
     }
-    MARKDOWN_BYTES.fetch_add(source.len() as u64, Ordering::Relaxed);
+    MARKDOWN_BYTES.with(|n| n.set(n.get() + source.len() as u64));
     let events = autolink(Parser::new_ext(source, parser_options()).collect());
     let mut out_events: Vec<Event<'_>> = Vec::with_capacity(events.len());
     let mut link_ends: Vec<String> = Vec::new();

@@ -32,7 +32,7 @@ use crate::model::{Conversation, Meta, Turn};
 use escape::Markup;
 use labels::Locale;
 
-pub use view::HtmlView;
+pub use view::{HtmlView, Work};
 
 /// Which diff view(s) a `file_edit` shows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -20,7 +20,7 @@ use super::RenderOptions;
 use super::blocks::BlockScanner;
 use super::document::{self, Key, Layout, TAIL, code_line, render_document, render_part};
 use super::escape::Markup;
-use super::markdown::{MarkdownOptions, Slugs, render_markdown_into};
+use super::markdown::{MarkdownOptions, Slugs, markdown_bytes_rendered, render_markdown_into};
 use super::parts::{Attr, Part, Tag};
 use super::patch::{At, Patch, PatchWriter, decode};
 use super::preview::{Preview, PreviewOut};
@@ -35,6 +35,19 @@ pub struct HtmlView {
     turns: Vec<TurnView>,
     /// Reused for rendering a part before it is written or compared.
     scratch: String,
+    work: Work,
+}
+
+/// What a view has done so far, counted in bytes: deterministic work counters for
+/// tests that guard against rendering work growing faster than the input.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    /// HTML rendered (documents, parts, blocks, headers), whether or not it was sent.
+    pub rendered: u64,
+    /// Markdown handed to pulldown-cmark (by this view, on this thread).
+    pub markdown: u64,
+    /// Text read by the preview of open blocks.
+    pub previewed: u64,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -109,6 +122,11 @@ impl HtmlView {
         &self.options
     }
 
+    /// The work done so far.
+    pub fn work(&self) -> Work {
+        self.work
+    }
+
     /// The patches that bring the page up to date with `conversation`, given what
     /// changed since the last call.
     pub fn update(&mut self, conversation: &Conversation, changes: &Changes) -> Vec<Patch> {
@@ -120,13 +138,19 @@ impl HtmlView {
     /// Writes the patches that bring the page up to date with `conversation`, given what
     /// changed since the last call, in the wire form.
     pub fn update_into(&mut self, conv: &Conversation, changes: &Changes, w: &mut PatchWriter) {
-        for &t in &changes.turns_added {
+        let markdown = markdown_bytes_rendered();
+        self.update_changes(conv, changes, w);
+        self.work.markdown += markdown_bytes_rendered() - markdown;
+    }
+
+    fn update_changes(&mut self, conv: &Conversation, changes: &Changes, w: &mut PatchWriter) {
+        for &t in changes.turns_added() {
             let Some(turn) = conv.turns.get(t) else {
                 continue;
             };
             self.insert_turn(t, turn, w);
         }
-        for &t in &changes.turns_updated {
+        for &t in changes.turns_updated() {
             let Some(turn) = conv.turns.get(t) else {
                 continue;
             };
@@ -136,14 +160,15 @@ impl HtmlView {
             }
             self.scratch.clear();
             turn_header(turn, &self.options, &mut self.scratch);
+            self.work.rendered += self.scratch.len() as u64;
             let h = hash_str(&self.scratch);
             if h != self.turns[t].header {
                 self.turns[t].header = h;
                 w.replace_turn_header(t, &self.scratch);
             }
         }
-        let mut closed = changes.closed.iter().peekable();
-        for (&key, &change) in &changes.documents {
+        let mut closed = changes.closed().iter().peekable();
+        for &(key, change) in changes.documents() {
             while let Some(&&c) = closed.peek() {
                 if c >= key {
                     break;
@@ -165,6 +190,7 @@ impl HtmlView {
     fn insert_turn(&mut self, t: usize, turn: &Turn, w: &mut PatchWriter) {
         self.scratch.clear();
         turn_header(turn, &self.options, &mut self.scratch);
+        self.work.rendered += self.scratch.len() as u64;
         let header = hash_str(&self.scratch);
         let mut html = String::with_capacity(self.scratch.len() + 80);
         turn_open(t, turn, &mut html);
@@ -215,6 +241,7 @@ impl HtmlView {
             return; // a gap the change log never leaves
         }
         let state = self.render_new(doc, complete);
+        self.work.rendered += self.scratch.len() as u64;
         w.insert_document(at, &self.scratch);
         let growing = matches!(state, DocState::Markdown(_) | DocState::Code(_));
         self.turns[at.turn].docs.insert(
@@ -232,6 +259,7 @@ impl HtmlView {
     /// A document whose element is replaced whole (its type or content changed).
     fn replace(&mut self, doc: &Document, at: At, complete: bool, w: &mut PatchWriter) {
         let state = self.render_new(doc, complete);
+        self.work.rendered += self.scratch.len() as u64;
         w.replace_document(at, &self.scratch);
         let growing = matches!(state, DocState::Markdown(_) | DocState::Code(_));
         *self.view_mut(at) = DocView {
@@ -301,8 +329,22 @@ impl HtmlView {
     fn grow(&mut self, doc: &Document, at: At, w: &mut PatchWriter) {
         let view = &mut self.turns[at.turn].docs[at.index];
         match &mut view.state {
-            DocState::Markdown(m) => grow_markdown(m, doc, at, &self.options, &mut self.scratch, w),
-            DocState::Code(c) => grow_code(c, doc, at, &self.options, &mut self.scratch, w),
+            DocState::Markdown(m) => {
+                let r = Render {
+                    opts: &self.options,
+                    scratch: &mut self.scratch,
+                    work: &mut self.work,
+                };
+                grow_markdown(m, doc, at, r, w)
+            }
+            DocState::Code(c) => {
+                let r = Render {
+                    opts: &self.options,
+                    scratch: &mut self.scratch,
+                    work: &mut self.work,
+                };
+                grow_code(c, doc, at, r, w)
+            }
             DocState::Parts(_) | DocState::Whole(_) => self.refresh(doc, at, w),
         }
     }
@@ -315,6 +357,7 @@ impl HtmlView {
                 let old = *old;
                 self.scratch.clear();
                 render_document(doc, &self.options, &mut self.scratch);
+                self.work.rendered += self.scratch.len() as u64;
                 let h = hash_str(&self.scratch);
                 if h != old {
                     w.replace_document(at, &self.scratch);
@@ -331,6 +374,7 @@ impl HtmlView {
                         _ => {
                             self.scratch.clear();
                             render_part(doc, part, &self.options, &mut self.scratch);
+                            self.work.rendered += self.scratch.len() as u64;
                             let h = key.unwrap_or_else(|| hash_str(&self.scratch));
                             if h != old {
                                 w.replace_part(at, part, &self.scratch);
@@ -360,11 +404,14 @@ impl HtmlView {
         else {
             return;
         };
+        let r = Render {
+            opts: &self.options,
+            scratch: &mut self.scratch,
+            work: &mut self.work,
+        };
         match &mut view.state {
-            DocState::Markdown(m) => {
-                close_markdown(m, doc, at, &self.options, &mut self.scratch, w)
-            }
-            DocState::Code(c) => close_code(c, doc, at, &mut self.scratch, w),
+            DocState::Markdown(m) => close_markdown(m, doc, at, r, w),
+            DocState::Code(c) => close_code(c, doc, at, r, w),
             DocState::Parts(_) | DocState::Whole(_) => return,
         }
         // A hash no rendering has: the next change renders it again.
@@ -422,14 +469,28 @@ impl PreviewOut for TailOut<'_> {
     }
 }
 
-fn grow_markdown(
-    m: &mut MarkdownView,
-    doc: &Document,
-    at: At,
-    opts: &RenderOptions,
-    scratch: &mut String,
-    w: &mut PatchWriter,
-) {
+/// What a free function renders with: the options, the scratch buffer, the counters.
+struct Render<'a> {
+    opts: &'a RenderOptions,
+    scratch: &'a mut String,
+    work: &'a mut Work,
+}
+
+impl Render<'_> {
+    /// Renders Markdown into the scratch buffer (cleared first), counted.
+    fn markdown(&mut self, source: &str, md: &MarkdownOptions<'_>, slugs: &mut Slugs) {
+        self.scratch.clear();
+        render_markdown_into(source, md, slugs, self.scratch);
+        self.work.rendered += self.scratch.len() as u64;
+    }
+}
+
+fn grow_markdown(m: &mut MarkdownView, doc: &Document, at: At, r: Render<'_>, w: &mut PatchWriter) {
+    let Render {
+        opts,
+        scratch,
+        work,
+    } = r;
     let text = doc.text();
     if text.len() < m.read || !text.is_char_boundary(m.read) {
         return; // not an append of what was read; the normaliser reports that as an update
@@ -437,6 +498,7 @@ fn grow_markdown(
     if let Layout::Markdown { head: true } = document::layout(doc) {
         scratch.clear();
         render_part(doc, Part::Head, opts, scratch);
+        work.rendered += scratch.len() as u64;
         let h = hash_str(scratch);
         if h != m.head {
             m.head = h;
@@ -462,8 +524,12 @@ fn grow_markdown(
     if !m.unsplit {
         for i in 0..m.points.len() {
             let p = m.points[i];
-            scratch.clear();
-            render_markdown_into(&text[m.tail_start..p], &md, &mut m.slugs, scratch);
+            let mut r = Render {
+                opts,
+                scratch,
+                work,
+            };
+            r.markdown(&text[m.tail_start..p], &md, &mut m.slugs);
             w.append_part(at, Part::Blocks, scratch);
             m.tail_start = p;
             if m.read > p {
@@ -477,6 +543,7 @@ fn grow_markdown(
         }
     }
     let mut out = TailOut { w, at };
+    work.previewed += (text.len() - m.read) as u64;
     m.preview.feed(&text[m.read..], &mut out);
     m.read = text.len();
 }
@@ -492,11 +559,25 @@ fn close_markdown(
     m: &mut MarkdownView,
     doc: &Document,
     at: At,
-    opts: &RenderOptions,
-    scratch: &mut String,
+    r: Render<'_>,
     w: &mut PatchWriter,
 ) {
-    grow_markdown(m, doc, at, opts, scratch, w);
+    let Render {
+        opts,
+        scratch,
+        work,
+    } = r;
+    grow_markdown(
+        m,
+        doc,
+        at,
+        Render {
+            opts,
+            scratch,
+            work,
+        },
+        w,
+    );
     let text = doc.text();
     m.scanner.finish(text);
     if m.scanner.has_reference_definition() && !m.unsplit {
@@ -511,19 +592,21 @@ fn close_markdown(
         image_origins_allowed: &opts.image_origins_allowed,
         anchor_prefix: &doc.id,
     };
-    scratch.clear();
-    render_markdown_into(&text[m.tail_start..], &md, &mut m.slugs, scratch);
+    let mut r = Render {
+        opts,
+        scratch,
+        work,
+    };
+    r.markdown(&text[m.tail_start..], &md, &mut m.slugs);
     w.replace_part(at, TAIL.part, scratch);
 }
 
-fn grow_code(
-    c: &mut CodeView,
-    doc: &Document,
-    at: At,
-    opts: &RenderOptions,
-    scratch: &mut String,
-    w: &mut PatchWriter,
-) {
+fn grow_code(c: &mut CodeView, doc: &Document, at: At, r: Render<'_>, w: &mut PatchWriter) {
+    let Render {
+        opts,
+        scratch,
+        work,
+    } = r;
     let text = doc.text();
     let scan_from = c.done + c.open_len;
     if text.len() < scan_from || !text.is_char_boundary(scan_from) {
@@ -539,6 +622,7 @@ fn grow_code(
         c.next_line += 1;
         pos = end + 1;
     }
+    work.rendered += scratch.len() as u64;
     if pos > c.done {
         w.append_part(at, Part::Lines, scratch);
         if c.open_len > 0 {
@@ -566,6 +650,7 @@ fn grow_code(
     let lines = (c.next_line - start) + u64::from(!open.is_empty());
     scratch.clear();
     document::code_head(doc, lines, opts, scratch);
+    work.rendered += scratch.len() as u64;
     let h = hash_str(scratch);
     if h != c.head {
         w.replace_part(at, Part::Head, scratch);
@@ -575,11 +660,12 @@ fn grow_code(
 
 /// The last line was shown as it streamed, carriage return and all; the final HTML has
 /// none.
-fn close_code(c: &mut CodeView, doc: &Document, at: At, scratch: &mut String, w: &mut PatchWriter) {
+fn close_code(c: &mut CodeView, doc: &Document, at: At, r: Render<'_>, w: &mut PatchWriter) {
     let open = &doc.text()[c.done.min(doc.text().len())..];
     if c.open_len > 0 && open.ends_with('\r') {
-        scratch.clear();
-        code_line(scratch, c.next_line, open);
-        w.replace_part(at, Part::Open, scratch);
+        r.scratch.clear();
+        code_line(r.scratch, c.next_line, open);
+        r.work.rendered += r.scratch.len() as u64;
+        w.replace_part(at, Part::Open, r.scratch);
     }
 }

@@ -251,10 +251,13 @@ impl JsDocStream {
 
     /// Turns the changes read so far into patches in the wire buffer.
     fn render(&mut self) {
-        let changes = self.inner.take_changes();
-        if !changes.is_empty() {
-            self.view
-                .update_into(self.inner.conversation(), &changes, &mut self.wire);
+        if self.inner.has_changes() {
+            self.view.update_into(
+                self.inner.conversation(),
+                self.inner.changes(),
+                &mut self.wire,
+            );
+            self.inner.clear_changes();
         }
     }
 

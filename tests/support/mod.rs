@@ -134,3 +134,27 @@ fn first_difference(expected: &str, actual: &str) -> String {
         actual.lines().count()
     )
 }
+
+/// Builds an input of `pathological-markdown.json` from its structured form: `lit`,
+/// `rep` × `n`, and `seq` [a, b) loops whose body may use the loop index as `n: "i"`.
+pub fn expand(parts: &[serde_json::Value]) -> String {
+    let mut out = String::new();
+    expand_parts(parts, 0, &mut out);
+    out
+}
+
+fn expand_parts(parts: &[serde_json::Value], index: u64, out: &mut String) {
+    for part in parts {
+        if let Some(lit) = part["lit"].as_str() {
+            out.push_str(lit);
+        } else if let Some(rep) = part["rep"].as_str() {
+            let n = part["n"].as_u64().unwrap_or(index) as usize;
+            out.push_str(&rep.repeat(n));
+        } else if let Some(seq) = part["seq"].as_array() {
+            let (a, b) = (seq[0].as_u64().unwrap(), seq[1].as_u64().unwrap());
+            for i in a..b {
+                expand_parts(part["body"].as_array().unwrap(), i, out);
+            }
+        }
+    }
+}
