@@ -100,6 +100,8 @@ export class Replay {
     if (position > this.position) {
       this.view.push(this.lines.slice(this.position, position).join(''));
       this.position = position;
+      // The element applies patches once per frame; a scrub shows its point at once.
+      this.view.flush();
     }
     if (this.position === this.length) {
       this.view.finish();
