@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use docstream::render::HtmlView;
 use docstream::render::patch::PageModel;
-use docstream::render::{RenderOptions, render_conversation};
+use docstream::render::{RenderOptions, render_conversation, render_conversation_in_pieces};
 use docstream::{DocStream, Format, Options};
 use support::chunkings;
 
@@ -66,6 +66,35 @@ fn patches_give_the_one_shot_html_for_every_chunking() {
         for (name, cuts) in chunkings(input.len()) {
             let (patched, one_shot) = patched(&input, format, &cuts);
             assert_eq!(patched, one_shot, "{} chunked {name}", path.display());
+        }
+    }
+}
+
+#[test]
+fn the_page_in_pieces_is_the_page() {
+    for (format, path) in fixtures() {
+        let input = std::fs::read(&path).unwrap();
+        let mut stream = DocStream::new(Options {
+            format: Some(format),
+            ..Options::default()
+        });
+        stream.push(&input).unwrap();
+        stream.finish().unwrap();
+        let opts = RenderOptions::default();
+        let whole = render_conversation(stream.conversation(), &opts);
+        for piece_bytes in [0, 1, 300, usize::MAX] {
+            let mut pieces = Vec::new();
+            render_conversation_in_pieces(stream.conversation(), &opts, piece_bytes, |p| {
+                pieces.push(p.to_owned())
+            });
+            let documents = stream.conversation().documents().count();
+            assert!(pieces.len() <= documents + 1, "{}", path.display());
+            assert_eq!(
+                pieces.concat(),
+                whole,
+                "{} in {piece_bytes}-byte pieces",
+                path.display()
+            );
         }
     }
 }

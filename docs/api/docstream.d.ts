@@ -1042,6 +1042,9 @@ export class DocStream {
     /**
      * The conversation element's HTML, rendered from the state at once: what applying
      * every patch gives once the stream is finished.
+     *
+     * Handed over in pieces joined by JavaScript (a rope, no copy), so the page never
+     * has to fit in WebAssembly memory beside the conversation.
      */
     html(): string;
     /**
@@ -1209,7 +1212,7 @@ export interface InitOutput {
     readonly docstream_end: (a: number) => [number, number];
     readonly docstream_finish: (a: number) => [number, number, number];
     readonly docstream_format: (a: number) => [number, number];
-    readonly docstream_html: (a: number) => [number, number];
+    readonly docstream_html: (a: number) => any;
     readonly docstream_new: (a: number) => [number, number, number];
     readonly docstream_planView: (a: number, b: number, c: number) => [number, number, number];
     readonly docstream_pull: (a: number) => [number, number];

@@ -62,22 +62,44 @@ fn write_value(out: &mut String, value: &Value, depth: usize) {
     }
 }
 
-/// A JSON string literal (as serde_json escapes it), escaped for HTML.
+/// Bytes that [`write_string`] does not copy as they are: what JSON escapes (controls,
+/// `"` and `\\`), what HTML escapes, DEL, and the lead byte of the C1 controls' UTF-8
+/// form (`0xc2`, a special only when a C1 control follows).
+static JSON_SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = b < 0x20
+            || matches!(
+                b as u8,
+                b'"' | b'\\' | b'&' | b'<' | b'>' | b'\'' | 0x7f | 0xc2
+            );
+        b += 1;
+    }
+    table
+};
+
+/// A JSON string literal (as serde_json escapes it), escaped for HTML: the runs between
+/// special bytes are found by table and copied whole.
 fn write_string(out: &mut String, s: &str) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.reserve(s.len() + 12);
     out.raw("&quot;");
     let bytes = s.as_bytes();
     let mut run = 0;
     let mut i = 0;
-    while i < bytes.len() {
+    while let Some(j) = bytes[i..]
+        .iter()
+        .position(|&b| JSON_SPECIAL[usize::from(b)])
+    {
+        i += j;
         let b = bytes[i];
-        let special = b < 0x20
-            || matches!(b, b'"' | b'\\' | b'&' | b'<' | b'>' | b'\'' | 0x7f)
-            || (b == 0xc2 && matches!(bytes.get(i + 1), Some(0x80..=0x9f)));
-        if !special {
-            i += 1;
+        if b == 0xc2 && !matches!(bytes.get(i + 1), Some(0x80..=0x9f)) {
+            i += 1; // an ordinary two-byte character
             continue;
         }
+        // Special bytes are ASCII or the lead of a two-byte character, so `run..i` and
+        // the position after them are char boundaries.
         out.push_str(&s[run..i]);
         let len = if b == 0xc2 { 2 } else { 1 };
         match b {
@@ -115,7 +137,7 @@ mod tests {
     #[test]
     fn prints_as_serde_json_pretty_escaped() {
         let v: Value = serde_json::from_str(
-            r#"{"a":[1,2.5,{"b":null,"c":[]}],"d":{},"e":"q\"\\\n\t<&>'\u0001 é 😀","f":true}"#,
+            r#"{"a":[1,2.5,{"b":null,"c":[]}],"d":{},"e":"q\"\\\n\t<&>'\u0001 é 😀 £©","g":"\u00a0x","f":true}"#,
         )
         .unwrap();
         let mut out = String::new();

@@ -79,12 +79,50 @@ pub fn render_turn(index: usize, turn: &Turn, opts: &RenderOptions, out: &mut St
 /// Renders a whole conversation (the body of a page, without the page around it).
 pub fn render_conversation(conversation: &Conversation, opts: &RenderOptions) -> String {
     let mut out = String::with_capacity(4096);
+    render_into(conversation, opts, &mut out, |_| {});
+    out
+}
+
+/// Renders a whole conversation as [`render_conversation`] does, handing it to `emit`
+/// in pieces of about `piece_bytes` (cut between documents), so that the whole page
+/// never has to be in memory at once: the WebAssembly binding hands each piece to
+/// JavaScript as it is written.
+pub fn render_conversation_in_pieces(
+    conversation: &Conversation,
+    opts: &RenderOptions,
+    piece_bytes: usize,
+    mut emit: impl FnMut(&str),
+) {
+    let mut out = String::with_capacity(piece_bytes.min(1 << 16) + 4096);
+    render_into(conversation, opts, &mut out, |out| {
+        if out.len() >= piece_bytes {
+            emit(out);
+            out.clear();
+        }
+    });
+    emit(&out);
+}
+
+/// Writes the conversation into `out`, calling `between` before each document.
+fn render_into(
+    conversation: &Conversation,
+    opts: &RenderOptions,
+    out: &mut String,
+    mut between: impl FnMut(&mut String),
+) {
     out.raw(CONVERSATION_OPEN);
     for (i, turn) in conversation.turns.iter().enumerate() {
-        render_turn(i, turn, opts, &mut out);
+        turn::turn_open(i, turn, out);
+        turn::turn_header(turn, opts, out);
+        if let Turn::Assistant(r) = turn {
+            for doc in &r.documents {
+                between(out);
+                document::render_document(doc, opts, out);
+            }
+        }
+        out.raw(turn::TURN_CLOSE);
     }
     out.raw(CONVERSATION_CLOSE);
-    out
 }
 
 /// The diff view of the `file_edit` document with this id; `None` when there is no

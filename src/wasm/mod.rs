@@ -22,7 +22,7 @@ use crate::render::labels::Locale;
 use crate::render::patch::{PatchWriter, decode};
 use crate::render::{
     DiffMode, HtmlView, RenderOptions, diff_view_by_id, plan_view_by_id, progress,
-    render_conversation,
+    render_conversation_in_pieces,
 };
 use crate::{Format, Limits, Options};
 
@@ -35,6 +35,9 @@ pub use convert::{
 
 #[wasm_bindgen(typescript_custom_section)]
 const DOCUMENT_TS: &str = include_str!("document.d.ts");
+
+/// How much HTML `html()` writes before handing it to JavaScript.
+const HTML_PIECE_BYTES: usize = 64 * 1024;
 
 /// Options of `new DocStream(options)`.
 #[derive(Deserialize, Default, tsify::Tsify)]
@@ -297,8 +300,18 @@ impl JsDocStream {
 
     /// The conversation element's HTML, rendered from the state at once: what applying
     /// every patch gives once the stream is finished.
-    pub fn html(&self) -> String {
-        render_conversation(self.inner.conversation(), self.view.options())
+    ///
+    /// Handed over in pieces joined by JavaScript (a rope, no copy), so the page never
+    /// has to fit in WebAssembly memory beside the conversation.
+    pub fn html(&self) -> js_sys::JsString {
+        let mut html = js_sys::JsString::from("");
+        render_conversation_in_pieces(
+            self.inner.conversation(),
+            self.view.options(),
+            HTML_PIECE_BYTES,
+            |piece| html = html.concat(&JsValue::from_str(piece)),
+        );
+        html
     }
 
     /// One progress line per agent action (seed 001's `text` format), in `locale`.
