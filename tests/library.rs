@@ -569,3 +569,50 @@ fn cli_list_render_and_export_a_folder_of_both_stores() {
         "no inline script or style"
     );
 }
+
+/// A Codex home's `sessions/YYYY/MM/DD/rollout-*.jsonl` files list as Codex, a saved
+/// Gemini CLI run as Gemini CLI, a provider API history as a plain file; JSON that is no
+/// transcript is left out.
+#[test]
+fn a_folder_of_codex_and_gemini_cli_runs_names_each_agent() {
+    let dir = scratch("lib-agents");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let day = dir.join("sessions/2025/10/01");
+    fs::create_dir_all(&day).unwrap();
+    let rollout = "rollout-2025-10-01T09-00-00-5973b6c0.jsonl";
+    fs::copy(
+        fixtures.join("codex-session/session.jsonl"),
+        day.join(rollout),
+    )
+    .unwrap();
+    fs::copy(
+        fixtures.join("gemini-cli-stream-json/session.jsonl"),
+        dir.join("gemini-run.jsonl"),
+    )
+    .unwrap();
+    fs::copy(
+        fixtures.join("openai-messages/history.json"),
+        dir.join("history.json"),
+    )
+    .unwrap();
+    fs::write(dir.join("package.json"), r#"{"name": "not-a-transcript"}"#).unwrap();
+
+    let mut lib = Library::open(&dir).unwrap();
+    lib.index(|_, _, _| {});
+    let agents: Vec<(&str, &str)> = lib
+        .entries()
+        .iter()
+        .map(|e| (e.id.as_str(), e.agent.label()))
+        .collect();
+    let mut sorted = agents.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            ("gemini-run.jsonl", "Gemini CLI"),
+            ("history.json", "file"),
+            (&*format!("sessions/2025/10/01/{rollout}"), "Codex"),
+        ],
+        "{agents:?}"
+    );
+}

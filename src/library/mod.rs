@@ -41,17 +41,38 @@ pub enum Agent {
     Cursor,
     /// Claude Code (a `projects/` folder of session files).
     ClaudeCode,
-    /// A transcript file in any format docstream reads.
+    /// Codex CLI (a `sessions/` folder of `rollout-*.jsonl` files, or `exec --json`).
+    Codex,
+    /// Gemini CLI (its `stream-json` or `json` output saved to a file).
+    GeminiCli,
+    /// A transcript file of a provider API or docstream's own formats.
     File,
 }
 
 impl Agent {
-    /// The name shown in lists: `Cursor`, `Claude Code`, `file`.
+    /// The name shown in lists: `Cursor`, `Claude Code`, `Codex`, `Gemini CLI`, `file`.
     pub fn label(self) -> &'static str {
         match self {
             Agent::Cursor => "Cursor",
             Agent::ClaudeCode => "Claude Code",
+            Agent::Codex => "Codex",
+            Agent::GeminiCli => "Gemini CLI",
             Agent::File => "file",
+        }
+    }
+
+    /// The agent whose output a transcript file of this format is: a folder of Codex
+    /// rollouts lists as Codex, a provider API's messages as a plain file.
+    pub fn of_format(format: Option<Format>) -> Agent {
+        match format {
+            Some(Format::CursorStreamJson | Format::CursorJson | Format::CursorWrapper) => {
+                Agent::Cursor
+            }
+            Some(Format::CursorStore) => Agent::Cursor,
+            Some(Format::ClaudeCodeStreamJson | Format::ClaudeCodeTranscript) => Agent::ClaudeCode,
+            Some(Format::CodexExecJson | Format::CodexSession) => Agent::Codex,
+            Some(Format::GeminiCliStreamJson | Format::GeminiCliJson) => Agent::GeminiCli,
+            _ => Agent::File,
         }
     }
 }

@@ -518,7 +518,8 @@ impl Library {
             return Ok(());
         }
         let s = shown(f, root);
-        let mut e = Entry::new(s.clone(), Agent::File, s.clone());
+        let format = conv.format.as_deref().and_then(|n| Format::parse(n).ok()?);
+        let mut e = Entry::new(s.clone(), Agent::of_format(format), s.clone());
         let d = digest(&conv);
         e.title = d
             .first_prompt

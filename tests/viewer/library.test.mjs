@@ -6,7 +6,7 @@
 // the exported static site searches from file://; a generated 200 MB store opens to
 // its list (time and memory printed, not asserted). Saves the library screenshot.
 import { execFileSync, execSync } from 'node:child_process';
-import { mkdirSync, truncateSync, statSync } from 'node:fs';
+import { copyFileSync, mkdirSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assert, openViewer } from './lib.mjs';
@@ -127,6 +127,33 @@ export const tests = [
       await page.fill('#library-search', 'greet');
       await page.waitForFunction(() => !document.getElementById('library-results').hidden);
       await page.screenshot({ path: join(root, 'docs', 'screenshots', 'viewer-library-search.png') });
+    },
+  },
+  {
+    name: 'library: a Codex sessions folder and a Gemini CLI run list as their agents, as the CLI lists them',
+    timeout: 30_000,
+    async run({ page, base, root, tmp }) {
+      const dir = join(tmp, 'agents');
+      const day = join(dir, 'sessions/2025/10/01');
+      mkdirSync(day, { recursive: true });
+      const fixture = (p) => join(root, 'tests/fixtures', p);
+      copyFileSync(fixture('codex-session/session.jsonl'), join(day, 'rollout-2025-10-01T09-00-00-5973b6c0.jsonl'));
+      copyFileSync(fixture('gemini-cli-stream-json/session.jsonl'), join(dir, 'gemini-run.jsonl'));
+      copyFileSync(fixture('openai-messages/history.json'), join(dir, 'history.json'));
+      writeFileSync(join(dir, 'package.json'), '{"name": "not-a-transcript"}');
+      await openViewer(page, base);
+      await openFolder(page, dir);
+      const rows = await listed(page);
+      // The picker names files from the chosen folder itself: `agents/…`; the CLI from inside it.
+      const agents = Object.fromEntries(rows.map((r) => [r.id.replace(/^agents\//, ''), r.cells[0]]));
+      assert.deepEqual(agents, {
+        'sessions/2025/10/01/rollout-2025-10-01T09-00-00-5973b6c0.jsonl': 'Codex',
+        'gemini-run.jsonl': 'Gemini CLI',
+        'history.json': 'file',
+      });
+      const cli = JSON.parse(docstream(root, ['list', '--json', dir]));
+      const label = { codex: 'Codex', 'gemini-cli': 'Gemini CLI', file: 'file' };
+      assert.deepEqual(Object.fromEntries(cli.map((e) => [e.id, label[e.agent]])), agents);
     },
   },
   {

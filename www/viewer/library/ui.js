@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 
 /** Names of files the library reads; everything else in a folder is skipped. */
 const WANTED = /(\.vscdb|\.jsonl|\.ndjson|\.json|\.sse)$/i;
-const AGENTS = { cursor: 'Cursor', 'claude-code': 'Claude Code', file: 'file' };
+const AGENTS = { cursor: 'Cursor', 'claude-code': 'Claude Code', codex: 'Codex', 'gemini-cli': 'Gemini CLI', file: 'file' };
 
 /** Whether a set of picked or dropped files is a library (more than one transcript). */
 export function isLibrary(files) {

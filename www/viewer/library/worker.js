@@ -193,6 +193,12 @@ async function listClaudeFiles(jsonl) {
   return { out, others };
 }
 
+/** The agent a transcript file's format belongs to (as `Agent::of_format` in Rust). */
+function agentOf(format) {
+  const agent = ['cursor', 'claude-code', 'codex', 'gemini-cli'].find((a) => format.startsWith(`${a}-`));
+  return agent ?? 'file';
+}
+
 function listFiles(files) {
   return files.map(({ path, file }) => {
     const e = newEntry(path, 'file', path);
@@ -283,7 +289,7 @@ async function open(files, gen) {
       const { text, format } = await conversationText(it);
       const snap = parse(text, format);
       const d = digest(snap);
-      if (it.entry.agent === 'file') {
+      if (it.source.kind === 'file') {
         if (!snap.format) {
           // Not a transcript: dropped from the list.
           items.delete(e.id);
@@ -293,6 +299,7 @@ async function open(files, gen) {
         }
         if (d.firstPrompt) it.entry.title = oneLine(d.firstPrompt);
         it.entry.format = snap.format;
+        it.entry.agent = agentOf(snap.format);
       }
       it.entry.messages = d.messages;
       it.entry.tools = d.tools;
