@@ -79,6 +79,7 @@ const ATTRIBUTES: &[&str] = &[
     "alt",
     "loading",
     "referrerpolicy",
+    "aria-label",
 ];
 
 /// WHATWG URL preprocessing, then the scheme, lower-cased.

@@ -12,6 +12,7 @@ use linkify::{LinkFinder, LinkKind};
 use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
 
 use super::escape::{class_fragment, escape, push_escaped};
+use super::labels::{Label, Locale, label};
 use super::url::{UrlVerdict, check_image, check_link};
 
 thread_local! {
@@ -29,8 +30,11 @@ pub fn markdown_bytes_rendered() -> u64 {
 pub struct MarkdownOptions<'a> {
     /// Origins (`https://host[:port]`) whose images may be loaded.
     pub image_origins_allowed: &'a [String],
-    /// Prefix of heading anchors (the document id), so anchors of documents differ.
+    /// Prefix of heading anchors and footnote ids (the document id), so that ids of
+    /// documents differ.
     pub anchor_prefix: &'a str,
+    /// The language of the few labels Markdown output carries (a footnote's way back).
+    pub locale: Locale,
 }
 
 fn parser_options() -> Options {
@@ -38,6 +42,7 @@ fn parser_options() -> Options {
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_GFM
+        | Options::ENABLE_FOOTNOTES
 }
 
 /// A heading anchor slug: lower-case letters and digits, runs of others become `-`.
@@ -96,10 +101,19 @@ pub fn render_markdown_into(
     let events = autolink(Parser::new_ext(source, parser_options()).collect());
     let mut out_events: Vec<Event<'_>> = Vec::with_capacity(events.len());
     let mut link_ends: Vec<String> = Vec::new();
+    let mut notes = Footnotes::number(&events, options);
     let mut i = 0;
     while i < events.len() {
         let ev = &events[i];
         match ev {
+            Event::FootnoteReference(name) => {
+                out_events.push(Event::InlineHtml(notes.reference(name).into()));
+            }
+            Event::Start(Tag::FootnoteDefinition(name)) => {
+                notes.open = Some((out_events.len(), notes.number_of(name)));
+                out_events.push(Event::InlineHtml(notes.definition_start(name).into()));
+            }
+            Event::End(TagEnd::FootnoteDefinition) => notes.definition_end(&mut out_events),
             Event::Html(h) | Event::InlineHtml(h) => {
                 out_events.push(Event::Text(h.clone()));
             }
@@ -237,6 +251,113 @@ pub fn render_markdown_into(
     }
     let out_events = drop_padding_cells(out_events);
     pulldown_cmark::html::push_html(out, out_events.into_iter());
+}
+
+/// The footnotes of one rendering: numbers in order of first reference (definitions
+/// never referred to come after), and the ids that link references and definitions.
+struct Footnotes<'o> {
+    numbers: HashMap<String, usize>,
+    /// Numbers up to this one have references (the others only definitions).
+    referenced: usize,
+    /// References to each number so far (a second reference gets its own id).
+    refs: HashMap<usize, usize>,
+    /// The definition being written: where it starts in the output, and its number.
+    open: Option<(usize, usize)>,
+    options: &'o MarkdownOptions<'o>,
+}
+
+impl<'o> Footnotes<'o> {
+    fn number(events: &[Event<'_>], options: &'o MarkdownOptions<'o>) -> Footnotes<'o> {
+        let mut numbers = HashMap::new();
+        let mut referenced = 0;
+        for pass in [true, false] {
+            if !pass {
+                referenced = numbers.len();
+            }
+            for ev in events {
+                let name = match ev {
+                    Event::FootnoteReference(n) if pass => n,
+                    Event::Start(Tag::FootnoteDefinition(n)) if !pass => n,
+                    _ => continue,
+                };
+                let next = numbers.len() + 1;
+                numbers.entry(name.to_lowercase()).or_insert(next);
+            }
+        }
+        Footnotes {
+            numbers,
+            referenced,
+            refs: HashMap::new(),
+            open: None,
+            options,
+        }
+    }
+
+    fn number_of(&self, name: &str) -> usize {
+        self.numbers.get(&name.to_lowercase()).copied().unwrap_or(0)
+    }
+
+    /// `<prefix>-fn-<n>`, the id of a definition (`fn`) or reference (`fnref`).
+    fn id(&self, kind: &str, n: usize) -> String {
+        let mut id = String::new();
+        if !self.options.anchor_prefix.is_empty() {
+            push_escaped(&mut id, &class_fragment(self.options.anchor_prefix));
+            id.push('-');
+        }
+        id.push_str(kind);
+        id.push('-');
+        id.push_str(&n.to_string());
+        id
+    }
+
+    fn reference(&mut self, name: &str) -> String {
+        let n = self.number_of(name);
+        let k = self.refs.entry(n).or_insert(0);
+        *k += 1;
+        let k = *k;
+        let mut own = self.id("fnref", n);
+        if k > 1 {
+            own.push('-');
+            own.push_str(&k.to_string());
+        }
+        format!(
+            "<sup class=\"ds-fnref\"><a href=\"#{}\" id=\"{own}\">{n}</a></sup>",
+            self.id("fn", n)
+        )
+    }
+
+    fn definition_start(&self, name: &str) -> String {
+        let n = self.number_of(name);
+        format!(
+            "<div class=\"ds-footnote\" id=\"{}\"><sup class=\"ds-footnote-label\">{n}</sup>",
+            self.id("fn", n)
+        )
+    }
+
+    /// Closes the definition, with the way back to its first reference at the end of its
+    /// last paragraph (or on its own when it ends otherwise).
+    fn definition_end(&mut self, out: &mut Vec<Event<'_>>) {
+        let Some((start, n)) = self.open.take() else {
+            return;
+        };
+        let mut back = String::new();
+        if (1..=self.referenced).contains(&n) {
+            let text = label(self.options.locale, Label::BackToReference);
+            back = format!(
+                " <a href=\"#{}\" class=\"ds-footnote-back\" aria-label=\"{text} {n}\">↩</a>",
+                self.id("fnref", n)
+            );
+        }
+        let last_paragraph = out[start..]
+            .iter()
+            .rposition(|e| matches!(e, Event::End(TagEnd::Paragraph)))
+            .filter(|&at| start + at + 1 == out.len());
+        match last_paragraph {
+            Some(at) => out.insert(start + at, Event::InlineHtml(back.into())),
+            None => out.push(Event::InlineHtml(back.into())),
+        }
+        out.push(Event::InlineHtml("</div>\n".into()));
+    }
 }
 
 /// GitHub's extended autolinks: bare `http(s)://…` and `www.…` URLs and e-mail
@@ -425,5 +546,59 @@ mod tests {
     fn autolinks_keep_other_schemes_as_text() {
         let h = md("ftp://files.example/x and javascript://x%0aalert(1)");
         assert!(!h.contains("<a "), "{h}");
+    }
+
+    #[test]
+    fn footnotes_link_both_ways_under_the_document_prefix() {
+        let src =
+            "Second[^b] and first[^a], again[^b].\n\n[^a]: Note A.\n[^b]: Note B.\n[^c]: Unused.\n";
+        let h = render_markdown(
+            src,
+            &MarkdownOptions {
+                anchor_prefix: "doc-1",
+                ..Default::default()
+            },
+        );
+        assert!(
+            h.contains("Second<sup class=\"ds-fnref\"><a href=\"#doc-1-fn-1\" id=\"doc-1-fnref-1\">1</a></sup>"),
+            "numbered by first reference: {h}"
+        );
+        assert!(
+            h.contains("first<sup class=\"ds-fnref\"><a href=\"#doc-1-fn-2\" id=\"doc-1-fnref-2\">2</a></sup>"),
+            "{h}"
+        );
+        assert!(
+            h.contains("again<sup class=\"ds-fnref\"><a href=\"#doc-1-fn-1\" id=\"doc-1-fnref-1-2\">1</a></sup>"),
+            "a second reference has its own id: {h}"
+        );
+        assert!(
+            h.contains("<div class=\"ds-footnote\" id=\"doc-1-fn-2\"><sup class=\"ds-footnote-label\">2</sup>\n<p>Note A. <a href=\"#doc-1-fnref-2\" class=\"ds-footnote-back\" aria-label=\"Back to reference 2\">↩</a></p>\n</div>"),
+            "{h}"
+        );
+        assert!(h.contains("id=\"doc-1-fn-3\""), "{h}");
+        assert!(
+            !h.contains("#doc-1-fnref-3"),
+            "an unused note has no way back: {h}"
+        );
+        let other = render_markdown(
+            src,
+            &MarkdownOptions {
+                anchor_prefix: "doc-2",
+                locale: Locale::De,
+                ..Default::default()
+            },
+        );
+        assert!(other.contains("id=\"doc-2-fn-1\""), "{other}");
+        assert!(
+            other.contains("aria-label=\"Zurück zum Verweis 1\""),
+            "{other}"
+        );
+    }
+
+    #[test]
+    fn a_footnote_reference_without_definition_stays_text() {
+        let h = md("See [^x] and [^y](https://a.example).");
+        assert!(h.contains("See [^x] and"), "{h}");
+        assert!(!h.contains("ds-fnref"), "{h}");
     }
 }

@@ -508,6 +508,7 @@ fn grow_markdown(m: &mut MarkdownView, doc: &Document, at: At, r: Render<'_>, w:
     let md = MarkdownOptions {
         image_origins_allowed: &opts.image_origins_allowed,
         anchor_prefix: &doc.id,
+        locale: opts.locale,
     };
     m.points.clear();
     m.scanner.feed(text, &mut m.points);
@@ -591,6 +592,7 @@ fn close_markdown(
     let md = MarkdownOptions {
         image_origins_allowed: &opts.image_origins_allowed,
         anchor_prefix: &doc.id,
+        locale: opts.locale,
     };
     let mut r = Render {
         opts,

@@ -29,6 +29,7 @@ pub(super) fn render(doc: &Document, meta: &PlanMeta, opts: &RenderOptions, out:
         let md = MarkdownOptions {
             image_origins_allowed: &opts.image_origins_allowed,
             anchor_prefix: &doc.id,
+            locale: opts.locale,
         };
         render_markdown_into(&view.overview, &md, &mut Slugs::default(), out);
         out.raw("</div>\n");

@@ -50,6 +50,7 @@ pub(crate) fn render_blocks_of(
     let md = MarkdownOptions {
         image_origins_allowed: &opts.image_origins_allowed,
         anchor_prefix,
+        locale: opts.locale,
     };
     let mut slugs = Slugs::default();
     let mut from = 0;
