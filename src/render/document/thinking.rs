@@ -1,5 +1,7 @@
 //! `thinking`: reasoning text, folded under a one-line summary.
 
+use pulldown_cmark::{Event, Options, Parser};
+
 use super::super::RenderOptions;
 use super::super::escape::Markup;
 use super::super::labels::Label;
@@ -49,9 +51,61 @@ pub(super) fn head(doc: &Document, meta: &ThinkingMeta, opts: &RenderOptions, ou
         .lines()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
-    let end = first
+    let plain = plain_line(first);
+    let end = plain
         .char_indices()
         .nth(PREVIEW_CHARS)
-        .map_or(first.len(), |(i, _)| i);
-    out.text(&first[..end]);
+        .map_or(plain.len(), |(i, _)| i);
+    out.text(&plain[..end]);
+}
+
+/// Bytes of the first line read for the summary (it shows [`PREVIEW_CHARS`]).
+const LINE_WINDOW: usize = 4 * PREVIEW_CHARS;
+
+/// A line of Markdown as the text it shows: `**Checking the build**` is "Checking the
+/// build", `` `cargo test` `` is "cargo test", a heading's `#` and a link's target are
+/// gone. A marker still waiting for its closing half (the line is still streaming, or
+/// cut at [`LINE_WINDOW`]) is left out too.
+fn plain_line(line: &str) -> String {
+    let mut end = line.len().min(LINE_WINDOW);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut plain = String::with_capacity(end);
+    for event in Parser::new_ext(&line[..end], Options::ENABLE_STRIKETHROUGH) {
+        match event {
+            Event::Text(t) | Event::Code(t) => plain.push_str(&t),
+            Event::SoftBreak | Event::HardBreak => plain.push(' '),
+            _ => {}
+        }
+    }
+    let unclosed = |c: char| matches!(c, '*' | '_' | '`' | '~');
+    let start = plain.len() - plain.trim_start_matches(unclosed).len();
+    let stop = plain.trim_end_matches(unclosed).len().max(start);
+    plain[start..stop].trim().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_line;
+
+    #[test]
+    fn the_summary_shows_no_markers() {
+        for (line, want) in [
+            ("**Checking the build**", "Checking the build"),
+            (
+                "## Plan: run `cargo test` first",
+                "Plan: run cargo test first",
+            ),
+            (
+                "See [the docs](https://x.example) *now*",
+                "See the docs now",
+            ),
+            ("**Looking for the fail", "Looking for the fail"),
+            ("Compute 2 * 3 and 4 * 5", "Compute 2 * 3 and 4 * 5"),
+            ("`", ""),
+        ] {
+            assert_eq!(plain_line(line), want, "{line:?}");
+        }
+    }
 }
