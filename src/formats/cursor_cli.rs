@@ -34,7 +34,7 @@ pub(super) struct Line<'a> {
     #[serde(borrow, default)]
     pub text: Option<Cow<'a, str>>,
     #[serde(default)]
-    pub timestamp_ms: Option<IgnoredAny>,
+    pub timestamp_ms: Option<Stamp>,
     #[serde(default)]
     pub model_call_id: Option<IgnoredAny>,
     #[serde(default)]
@@ -158,6 +158,50 @@ impl Line<'_> {
     }
 }
 
+/// A `timestamp_ms`: its presence marks a delta; its value, when a whole number of
+/// milliseconds, times thinking. Any other value is accepted and not read.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Stamp(Option<u64>);
+
+impl<'de> Deserialize<'de> for Stamp {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Stamp, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Stamp;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a timestamp")
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Stamp, E> {
+                Ok(Stamp(Some(v)))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Stamp, E> {
+                Ok(Stamp(None))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Stamp, E> {
+                Ok(Stamp((v.is_finite() && v >= 0.0).then_some(v as u64)))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Stamp, E> {
+                Ok(Stamp(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Stamp, E> {
+                Ok(Stamp(None))
+            }
+            fn visit_unit<E>(self) -> Result<Stamp, E> {
+                Ok(Stamp(None))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Stamp, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Stamp(None))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Stamp, A::Error> {
+                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Stamp(None))
+            }
+        }
+        d.deserialize_any(Visit)
+    }
+}
+
 /// Adapter state: the text streamed as deltas and not yet repeated by a
 /// consolidated line.
 #[derive(Default)]
@@ -168,6 +212,8 @@ pub(crate) struct CursorCli {
     echoed: String,
     /// The stream used an event only the wrapper's variant has.
     wrapper: bool,
+    /// When the open thinking began (its first delta's `timestamp_ms`).
+    thinking_since: Option<u64>,
 }
 
 impl CursorCli {
@@ -233,13 +279,25 @@ impl Adapter for CursorCli {
                     n.apply(Event::Text(Cow::Borrowed(new)));
                 }
             }
-            "thinking" => match line.subtype.as_deref() {
-                Some("completed") => n.apply(Event::ThinkingEnd {
-                    signature: None,
-                    redacted: false,
-                }),
-                _ => n.apply(Event::Thinking(line.text.unwrap_or_default())),
-            },
+            "thinking" => {
+                let at = line.timestamp_ms.and_then(|s| s.0);
+                match line.subtype.as_deref() {
+                    Some("completed") => {
+                        let since = self.thinking_since.take();
+                        if let (Some(since), Some(at)) = (since, at) {
+                            n.apply(Event::ThinkingDuration(at.saturating_sub(since)));
+                        }
+                        n.apply(Event::ThinkingEnd {
+                            signature: None,
+                            redacted: false,
+                        })
+                    }
+                    _ => {
+                        self.thinking_since = self.thinking_since.or(at);
+                        n.apply(Event::Thinking(line.text.unwrap_or_default()))
+                    }
+                }
+            }
             "tool_call" => tool_call(line, n),
             "tool-call-started" => {
                 self.wrapper = true;

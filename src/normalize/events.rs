@@ -63,6 +63,8 @@ pub enum Event<'a> {
     Text(Cow<'a, str>),
     /// Reasoning text, appended to the open thinking document.
     Thinking(Cow<'a, str>),
+    /// How long the open thinking lasted, where the stream's timestamps say.
+    ThinkingDuration(u64),
     /// The thinking document ends.
     ThinkingEnd {
         /// Signature, where the provider signs reasoning.

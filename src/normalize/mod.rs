@@ -105,6 +105,16 @@ impl Normalizer {
                 self.splitter.feed(&text, &mut self.b);
             }
             Event::Thinking(text) => self.thinking(&text),
+            Event::ThinkingDuration(ms) => {
+                let Some(key) = self.thinking else { return };
+                if let Meta::Thinking(m) = &self.b.doc(key).meta
+                    && m.duration_ms != Some(ms)
+                {
+                    if let Meta::Thinking(m) = &mut self.b.doc_mut(key).meta {
+                        m.duration_ms = Some(ms);
+                    }
+                }
+            }
             Event::ThinkingEnd {
                 signature,
                 redacted,

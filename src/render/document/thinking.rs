@@ -6,8 +6,8 @@ use super::super::RenderOptions;
 use super::super::escape::Markup;
 use super::super::labels::Label;
 use super::super::parts::{Part, Slot};
-use super::l;
 use super::text::render_blocks_of;
+use super::{l, push_duration};
 use crate::model::{Document, ThinkingMeta};
 
 /// The summary's preview text.
@@ -25,9 +25,7 @@ const PREVIEW_CHARS: usize = 100;
 const PREVIEW_WINDOW: usize = 4096;
 
 pub(super) fn render(doc: &Document, meta: &ThinkingMeta, opts: &RenderOptions, out: &mut String) {
-    out.raw("<details class=\"ds-thinking-body\"><summary><span class=\"ds-label\">")
-        .text(l(opts, Label::Thinking))
-        .raw("</span> ");
+    out.raw("<details class=\"ds-thinking-body\"><summary>");
     HEAD.wrap(out, |out| head(doc, meta, opts, out));
     out.raw("</summary>\n");
     if !meta.redacted {
@@ -36,8 +34,20 @@ pub(super) fn render(doc: &Document, meta: &ThinkingMeta, opts: &RenderOptions, 
     out.raw("</details>\n");
 }
 
-/// The summary: the first non-blank line, shortened (or that the text was withheld).
+/// The summary: "Thinking" (or "Thought for 3.5 s" where the stream timed it), then the
+/// first non-blank line, shortened (or that the text was withheld).
 pub(super) fn head(doc: &Document, meta: &ThinkingMeta, opts: &RenderOptions, out: &mut String) {
+    out.raw("<span class=\"ds-label\">");
+    match meta.duration_ms {
+        Some(ms) => {
+            out.text(l(opts, Label::ThoughtFor)).raw(" ");
+            push_duration(out, ms);
+        }
+        None => {
+            out.text(l(opts, Label::Thinking));
+        }
+    }
+    out.raw("</span> ");
     if meta.redacted {
         out.text(l(opts, Label::Redacted));
         return;
