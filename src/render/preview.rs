@@ -95,10 +95,25 @@ enum Pending {
     Target {
         url: String,
         depth: usize,
-        title: bool,
+        title: Title,
     },
     /// The character that decided what was pending belongs to it.
     Taken,
+}
+
+/// Where in `(url "title")` a link target's reader is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Title {
+    /// Still in the URL.
+    None,
+    /// Past the URL, before a title.
+    Space,
+    /// In a title that ends with this character.
+    Open(char),
+    /// Past the title.
+    Closed,
+    /// Something a link target cannot hold: it will not be a link.
+    Bad,
 }
 
 /// The state of the preview of one open block.
@@ -155,6 +170,8 @@ enum LineStart {
     Fence(u8, usize),
     Rule,
     TableRow,
+    /// A link reference definition (`[label]: url`): never shown.
+    Definition,
     Text {
         indent: usize,
     },
@@ -313,6 +330,14 @@ impl Preview {
                     LineStart::Undecided
                 }
             }
+            // A definition cannot interrupt a paragraph.
+            b'[' if !matches!(self.leaf, Leaf::Paragraph | Leaf::ItemText) => {
+                match rest.find(']').map(|i| rest.as_bytes().get(i + 1)) {
+                    None | Some(None) => need_more().unwrap_or(LineStart::Text { indent }),
+                    Some(Some(b':')) => need_more().unwrap_or(LineStart::Definition),
+                    Some(Some(_)) => LineStart::Text { indent },
+                }
+            }
             _ => LineStart::Text { indent },
         }
     }
@@ -395,6 +420,10 @@ impl Preview {
                 if complete {
                     self.end_line(out);
                 }
+            }
+            LineStart::Definition => {
+                // Shown nowhere: it only gives links their targets.
+                self.done_line(complete, out);
             }
             LineStart::Rule => {
                 self.close_leaf(out);
@@ -634,24 +663,35 @@ impl Preview {
     fn inline_char(&mut self, c: char, out: &mut impl PreviewOut) {
         match &mut self.pending {
             Pending::Target { url, depth, title } => {
-                match c {
-                    ')' if *depth == 0 => {
+                match (*title, c) {
+                    (Title::Open(end), c) if c == end => *title = Title::Closed,
+                    (Title::Open(_), _) => {}
+                    (Title::None | Title::Space | Title::Closed | Title::Bad, ')')
+                        if *depth == 0 =>
+                    {
                         let url = std::mem::take(url);
+                        let bad = *title == Title::Bad;
                         self.pending = Pending::Nothing;
-                        self.end_link(Some(&url), out);
+                        self.end_link((!bad).then_some(url.as_str()), out);
                         self.prev = ')';
                     }
-                    '(' if !*title => {
+                    (Title::None, '(') => {
                         *depth += 1;
                         url.push(c);
                     }
-                    ')' => {
+                    (Title::None, ')') => {
                         *depth -= 1;
                         url.push(c);
                     }
-                    ' ' | '"' | '\'' => *title = true,
-                    c if !*title => url.push(c),
-                    _ => {}
+                    (Title::None | Title::Space | Title::Closed, ' ' | '\t') => {
+                        if *title == Title::None {
+                            *title = Title::Space;
+                        }
+                    }
+                    (Title::Space, '"' | '\'') => *title = Title::Open(c),
+                    (Title::Space, '(') => *title = Title::Open(')'),
+                    (Title::None, c) => url.push(c),
+                    _ => *title = Title::Bad,
                 }
                 return;
             }
@@ -759,7 +799,7 @@ impl Preview {
                     self.pending = Pending::Target {
                         url: String::new(),
                         depth: 0,
-                        title: false,
+                        title: Title::None,
                     };
                 } else {
                     self.end_link(None, out);
@@ -786,7 +826,9 @@ impl Preview {
             out.close();
         }
         if let (Some(Inline::Link { image: false }), Some(url)) = (self.inlines.last(), target) {
-            if check_link(url) == UrlVerdict::Allowed {
+            // A target with an entity or a backslash escape reads otherwise once decoded:
+            // it waits for the exact rendering rather than being live with another value.
+            if !url.contains(['&', '\\']) && check_link(url) == UrlVerdict::Allowed {
                 out.attr(Attr::Href, url);
                 out.attr(Attr::Rel, "noopener noreferrer");
             }
