@@ -145,6 +145,12 @@ fn typical_answers_show_no_raw_markers_while_streaming() {
             "# Plan **A**\n\n> Keep `x` and *y*.\n\nThat is all.\n",
         ),
         ("math-like stars", "Compute 2 * 3 and a*b*c, then done.\n"),
+        // Inputs remend got wrong for good: vercel/streamdown#577, coder/mux#909, #118.
+        ("intraword closer", "*foo*bar and *단어*로 done.\n"),
+        (
+            "underscores in a fence",
+            "```sql\nSELECT * WHERE $__timeFilter(x)\n```\n\nhello_world\n",
+        ),
     ];
     for (name, text) in cases {
         check_prefixes(name, text);
