@@ -4,11 +4,15 @@
 //! deltas (and 1-byte deltas for its first 8 KB), a long answer, a 2,000-row table and a
 //! long code block: the HTML rendered, the Markdown handed to pulldown-cmark, the text
 //! read by the preview and the bytes in patches stay within bounds that a renderer
-//! doing work proportional to the whole document on every change would break.
+//! doing work proportional to the whole document on every change would break; and no
+//! document is replaced whole once blocks of it were finished.
 
 mod support;
 
-use docstream::render::patch::{PageModel, PatchWriter};
+use std::collections::HashSet;
+
+use docstream::render::parts::Part;
+use docstream::render::patch::{PageModel, Patch, PatchWriter, decode};
 use docstream::render::{HtmlView, RenderOptions, Work, render_conversation};
 use docstream::{DocStream, Format, Options};
 
@@ -17,6 +21,8 @@ struct Run {
     work: Work,
     patch_bytes: u64,
     html: String,
+    /// The first document (turn, index) replaced whole after blocks of it were finished.
+    rerendered: Option<(usize, usize)>,
 }
 
 /// Pushes each chunk and pulls the patches after it, applying them to a page.
@@ -28,10 +34,30 @@ fn stream(format: Option<Format>, chunks: &[&[u8]]) -> Run {
     let mut view = HtmlView::new(RenderOptions::default());
     let mut w = PatchWriter::new();
     let mut page = PageModel::new();
+    let mut finished_blocks = HashSet::new();
+    let mut rerendered = None;
     let mut pull = |s: &mut DocStream, w: &mut PatchWriter, page: &mut PageModel| {
         view.update_into(s.conversation(), s.changes(), w);
         s.clear_changes();
         page.apply_wire(w.as_str()).unwrap();
+        for patch in decode(w.as_str()).unwrap() {
+            match patch {
+                Patch::AppendPart {
+                    turn,
+                    index,
+                    part: Part::Blocks,
+                    ..
+                } => {
+                    finished_blocks.insert((turn, index));
+                }
+                Patch::ReplaceDocument { turn, index, .. }
+                    if finished_blocks.contains(&(turn, index)) =>
+                {
+                    rerendered.get_or_insert((turn, index));
+                }
+                _ => {}
+            }
+        }
         w.clear();
     };
     for c in chunks {
@@ -50,11 +76,16 @@ fn stream(format: Option<Format>, chunks: &[&[u8]]) -> Run {
         work: view.work(),
         patch_bytes: w.payload_bytes(),
         html,
+        rerendered,
     }
 }
 
 /// Checks a streamed run against the one-shot run of the same input.
 fn check(name: &str, input_len: usize, streamed: &Run, one_shot: &Run) {
+    assert_eq!(
+        streamed.rerendered, None,
+        "{name}: a document (turn, index) was replaced whole after blocks of it were finished"
+    );
     let (s, o) = (streamed.work, one_shot.work);
     let input = input_len as u64;
     let html = one_shot.html.len() as u64;

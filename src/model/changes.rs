@@ -29,6 +29,9 @@ pub enum DocChange {
     },
     /// Metadata (and perhaps content) changed in place.
     Updated,
+    /// Only what the document's head shows changed (a thinking summary's "Thought for
+    /// 3.5 s"): the content, and all else shown, are as they were.
+    Head,
 }
 
 /// Accumulated changes.
@@ -129,8 +132,9 @@ impl Changes {
                 let merged = match (self.documents[i].1, change) {
                     (Inserted, _) => Inserted,
                     (Updated, _) => Updated,
-                    (Appended { from }, Appended { .. }) => Appended { from },
-                    (Appended { .. }, c) => c,
+                    // An append shows the head again.
+                    (Appended { from }, Appended { .. } | Head) => Appended { from },
+                    (Appended { .. } | Head, c) => c,
                 };
                 self.documents[i].1 = merged;
             }
@@ -173,5 +177,26 @@ mod tests {
         assert_eq!((c.turns_added(), c.turns_updated()), (&[3][..], &[1][..]));
         c.clear();
         assert!(c.is_empty());
+    }
+
+    #[test]
+    fn a_head_change_folds_into_an_append_and_gives_way_to_an_update() {
+        let mut c = Changes::default();
+        c.doc(key(0, 0), DocChange::Head);
+        c.doc(key(0, 0), DocChange::Appended { from: 3 });
+        c.doc(key(0, 1), DocChange::Appended { from: 7 });
+        c.doc(key(0, 1), DocChange::Head);
+        c.doc(key(0, 2), DocChange::Head);
+        c.doc(key(0, 3), DocChange::Head);
+        c.doc(key(0, 3), DocChange::Updated);
+        assert_eq!(
+            c.documents(),
+            [
+                (key(0, 0), DocChange::Appended { from: 3 }),
+                (key(0, 1), DocChange::Appended { from: 7 }),
+                (key(0, 2), DocChange::Head),
+                (key(0, 3), DocChange::Updated),
+            ]
+        );
     }
 }

@@ -193,6 +193,13 @@ impl Builder {
         self.doc_raw(key)
     }
 
+    /// A document by key, for a change of what only its head shows (recorded as such, so
+    /// that a view replaces the head and keeps the rest).
+    pub(crate) fn doc_head_mut(&mut self, key: DocKey) -> &mut Document {
+        self.changes.doc(key, DocChange::Head);
+        self.doc_raw(key)
+    }
+
     fn doc_raw(&mut self, key: DocKey) -> &mut Document {
         match &mut self.conv.turns[key.turn] {
             Turn::Assistant(r) => &mut r.documents[key.index],

@@ -110,7 +110,7 @@ impl Normalizer {
                 if let Meta::Thinking(m) = &self.b.doc(key).meta
                     && m.duration_ms != Some(ms)
                 {
-                    if let Meta::Thinking(m) = &mut self.b.doc_mut(key).meta {
+                    if let Meta::Thinking(m) = &mut self.b.doc_head_mut(key).meta {
                         m.duration_ms = Some(ms);
                     }
                 }

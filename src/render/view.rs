@@ -226,7 +226,7 @@ impl HtmlView {
         match (known, change) {
             (None, _) => self.insert(doc, at, complete, w),
             (Some(t), _) if t != doc.doc_type() => self.replace(doc, at, complete, w),
-            (Some(_), DocChange::Appended { .. }) => self.grow(doc, at, w),
+            (Some(_), DocChange::Appended { .. } | DocChange::Head) => self.grow(doc, at, w),
             (Some(_), _) => self.refresh(doc, at, w),
         }
     }
@@ -324,8 +324,8 @@ impl HtmlView {
         }
     }
 
-    /// Content was appended: text and code grow by appending; anything else is
-    /// refreshed.
+    /// Content was appended (or only the head changed): text and code grow by appending
+    /// and show their head again; anything else is refreshed.
     fn grow(&mut self, doc: &Document, at: At, w: &mut PatchWriter) {
         let view = &mut self.turns[at.turn].docs[at.index];
         match &mut view.state {
