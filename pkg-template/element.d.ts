@@ -38,6 +38,25 @@ export interface DocstreamViewEventMap extends HTMLElementEventMap {
 
 /** `<docstream-view>`: a coding agent's stream shown as live documents. Not registered
  * by this module; import `docstream/define` or call `customElements.define`. */
+/** A token of a line of code: its text, and its kind (a class suffix: `keyword` is
+ * `ds-hl-keyword`) or null for plain text. */
+export type HighlightToken = [text: string, kind: string | null];
+
+/** Tokenizes one block of code, line by line, carrying its state between lines. */
+export interface LineTokenizer {
+  /** The next complete line's tokens; the state moves past it. */
+  line(text: string): HighlightToken[];
+  /** Tokens of a line still growing; the state stays where it was. */
+  peek(text: string): HighlightToken[];
+}
+
+/** The `highlighter` hook: a tokenizer for one block in `lang` (a fence name such as
+ * `rust` or `ts`, or a file path such as `src/main.rs`), or null for a language it does
+ * not know. */
+export interface Highlighter {
+  open(lang: string): LineTokenizer | null | Promise<LineTokenizer | null>;
+}
+
 export class DocstreamView extends HTMLElement {
   /** Initialises the WebAssembly module once (`module_or_path` of docstream's `init`:
    * URL, bytes, module or response; default: the `.wasm` beside `docstream.js`), or
@@ -64,6 +83,10 @@ export class DocstreamView extends HTMLElement {
   /** Space-separated origins whose images may load (attribute `allow-images`). */
   allowImages: string;
   locale: 'en' | 'de' | (string & {});
+  /** Colours code blocks, code references and both sides of diffs. By default docstream's
+   * own (`docstream/highlight`, Shiki grammars), loaded with the first code block;
+   * `null` (or the attribute `highlight="off"`) turns colouring off. */
+  highlighter: Highlighter | null;
   /** Resolves once the WebAssembly module is ready. */
   readonly ready: Promise<void>;
   /** A stream is in progress (pushed to, not finished). */

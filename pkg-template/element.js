@@ -9,6 +9,13 @@
 import defaultInit, { DocStream as DefaultDocStream } from './docstream.js';
 import css from './docstream-css.js';
 import { PatchApplier } from './apply.js';
+import { Colorer } from './colorer.js';
+
+/** The default `highlighter`: docstream's Shiki-based one, imported the first time a code
+ * block appears (so a page without code never loads it). */
+const defaultHighlighter = {
+  open: (lang) => import('./highlight/index.js').then((m) => m.open(lang)),
+};
 
 const LABELS = {
   en: {
@@ -141,6 +148,8 @@ export class DocstreamView extends HTMLElement {
   #generation = 0;
   #applier;
   #frame = 0;
+  #highlighter = defaultHighlighter;
+  #colorer = null;
 
   constructor() {
     super();
@@ -167,6 +176,7 @@ export class DocstreamView extends HTMLElement {
       document: (el) => this.#decorateDocument(el),
       appended: (el) => this.#decorateParts(el),
     });
+    this.#colorer = this.#newColorer();
     this.#root.addEventListener('click', (e) => this.#onClick(e));
     this.addEventListener('scroll', () => this.#onScroll(), { passive: true });
     const input = () => {
@@ -233,6 +243,29 @@ export class DocstreamView extends HTMLElement {
     this.setAttribute('locale', v);
   }
 
+  /**
+   * Colours code (blocks, references, both sides of diffs): an object whose
+   * `open(lang)` gives, or promises, a tokenizer for one block, `{ line(text),
+   * peek(text) }`, each returning `[text, kind]` tokens (`kind` a class suffix:
+   * `ds-hl-keyword`), or null for a language it does not know. By default docstream's
+   * own (Shiki grammars, `docstream/highlight`), loaded when the first code block
+   * appears; `null`, or the attribute `highlight="off"`, turns colouring off. Applies to
+   * code added from then on.
+   */
+  get highlighter() {
+    return this.#highlighter;
+  }
+  set highlighter(v) {
+    this.#highlighter = v && typeof v.open === 'function' ? v : null;
+    this.#colorer = this.#newColorer();
+  }
+
+  #newColorer() {
+    if (!this.#highlighter) return null;
+    const colorer = new Colorer(this.#highlighter, () => colorer.run());
+    return colorer;
+  }
+
   /** Resolves once the WebAssembly module is ready. */
   get ready() {
     this.#ready ??= DocstreamView.init().catch((e) => {
@@ -275,6 +308,7 @@ export class DocstreamView extends HTMLElement {
     const wire = this.#stream?.pull();
     if (wire) {
       this.#applier.applyWire(wire);
+      this.#colorer?.run();
       this.#schedulePin();
     }
   }
@@ -373,6 +407,7 @@ export class DocstreamView extends HTMLElement {
     this.#setBusy(false);
     this.#live.textContent = '';
     this.#conversation.replaceChildren();
+    this.#colorer = this.#newColorer();
     this.#pinned = true;
     if (moduleReady) this.#createStreamIfReady();
   }
@@ -480,7 +515,13 @@ export class DocstreamView extends HTMLElement {
     });
   }
 
+  /** Tells the colorer what a patch changed (unless colouring is off). */
+  #touch(el) {
+    if (this.#colorer && this.getAttribute('highlight') !== 'off') this.#colorer.touched(el);
+  }
+
   #decorateDocument(el) {
+    this.#touch(el);
     const type = [...el.classList].find((k) => k.startsWith('ds-') && k !== 'ds-doc');
     el.setAttribute('part', type ? `document ${type.slice(3)}` : 'document');
     this.#decorateParts(el);
@@ -488,6 +529,7 @@ export class DocstreamView extends HTMLElement {
 
   /** Part attributes and pressed states on what a patch added. */
   #decorateParts(el) {
+    this.#touch(el);
     for (const b of el.querySelectorAll('.ds-copy')) b.setAttribute('part', 'copy-button');
     for (const o of el.querySelectorAll('.ds-option')) {
       o.setAttribute('part', 'option');

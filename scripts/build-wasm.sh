@@ -21,6 +21,12 @@ cp assets/docstream.css pkg/docstream.css
 # The stylesheet also as a module the web component adopts (no fetch, so it works in
 # webviews whose CSP forbids connections).
 node -e 'const fs = require("fs"); process.stdout.write("// Generated from assets/docstream.css by scripts/build-wasm.sh.\nexport default " + JSON.stringify(fs.readFileSync(process.argv[1], "utf8")) + ";\n")' assets/docstream.css > pkg/docstream-css.js
+# The syntax highlighter (highlight/, Shiki's grammars): bundled apart, with one chunk per
+# grammar, so the element loads it only when a code block appears.
+node_modules/.bin/esbuild highlight/index.js --bundle --splitting --format=esm --minify \
+  --target=es2022 --outdir=pkg/highlight --entry-names='[name]' --chunk-names='[name]-[hash]' \
+  --legal-comments=none --log-level=warning
+cp highlight/index.d.ts pkg/highlight/index.d.ts
 version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
 sed -i "s/\"version\": \"0.0.0\"/\"version\": \"$version\"/" pkg/package.json
 
@@ -28,3 +34,6 @@ sizes() { echo "$(wc -c < "$1") bytes, $(gzip -9c "$1" | wc -c) gzip"; }
 echo "pkg/docstream_bg.wasm: $(sizes pkg/docstream_bg.wasm)"
 echo "pkg/docstream.js (JS glue): $(sizes pkg/docstream.js)"
 echo "pkg/inline.js (glue + wasm as base64): $(sizes pkg/inline.js)"
+echo "pkg/highlight/index.js (highlighter, loaded with the first code block): $(sizes pkg/highlight/index.js)"
+rust=$(ls pkg/highlight/rust-*.js)
+echo "pkg/highlight grammars: $(ls pkg/highlight | wc -l) files; Rust's $(sizes "$rust")"

@@ -300,4 +300,27 @@ function readable(bytes, sizes) {
   await assert.rejects(() => patches(new DocStream(), source, { signal: pre.signal }).next(), (e) => e === reason);
   await assert.rejects(() => patches(new DocStream(), 'a string').next(), TypeError);
 }
+
+// The highlighter, as `docstream/highlight` resolves: a grammar per language, the state
+// carried from line to line (a comment opened on one line goes on in the next), a line
+// peeked at leaves the state alone, and unknown languages give null.
+{
+  const { open, languageOf, LANGUAGES } = await import('docstream/highlight');
+  assert.ok(LANGUAGES.length >= 24, 'every language the issue names');
+  assert.equal(languageOf('src/lib.rs')?.id, 'rust');
+  assert.equal(languageOf('Dockerfile')?.id, 'docker');
+  assert.equal(languageOf('TS')?.id, 'typescript');
+  assert.equal(await open('brainfuck'), null);
+  const rust = await open('rust');
+  const kinds = (tokens) => tokens.filter(([, k]) => k).map(([t, k]) => `${t.trim()}:${k}`);
+  assert.deepEqual(kinds(rust.line('fn main() {')), ['fn:keyword', 'main:function']);
+  assert.deepEqual(kinds(rust.peek('    /* not yet')), ['/* not yet:comment']);
+  rust.line('    /* a comment');
+  assert.deepEqual(kinds(rust.line('    still */ let x = 1;')), ['still */:comment', 'let:keyword', '=:keyword', '1:constant']);
+  for (const { id } of LANGUAGES) {
+    const t = await open(id);
+    const line = 'x = "y" // z';
+    assert.equal(t.line(line).map(([text]) => text).join(''), line, `${id}: tokens spell the line`);
+  }
+}
 console.log('pack-check: ok');

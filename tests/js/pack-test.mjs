@@ -24,7 +24,8 @@ try {
   const names = files.map((f) => f.path).sort();
   console.log(`pack-test: ${filename}: ${names.join(', ')}`);
   for (const needed of ['docstream.js', 'docstream.d.ts', 'docstream_bg.wasm', 'inline.js', 'inline.d.ts',
-    'stream.js', 'stream.d.ts', 'docstream.css', 'package.json', 'README.md', 'LICENSE']) {
+    'stream.js', 'stream.d.ts', 'docstream.css', 'package.json', 'README.md', 'LICENSE',
+    'highlight/index.js', 'highlight/index.d.ts']) {
     if (!names.includes(needed)) throw new Error(`pack-test: the tarball lacks ${needed}`);
   }
 

@@ -20,10 +20,12 @@ function squeeze(conversation) {
 }
 
 /** A copy of the view's conversation without what the element adds to the renderer's
- * HTML (part attributes, its own buttons, pressed states). */
+ * HTML (part attributes, its own buttons, pressed states, syntax colour spans). */
 function stripped(view) {
   const copy = squeeze(conv(view).cloneNode(true));
   for (const el of copy.querySelectorAll('[data-ds-ui]')) el.remove();
+  for (const el of copy.querySelectorAll('span[class^="ds-hl-"]')) el.replaceWith(...el.childNodes);
+  copy.normalize();
   for (const el of copy.querySelectorAll('*')) {
     el.removeAttribute('part');
     el.removeAttribute('aria-pressed');
@@ -39,7 +41,11 @@ function parsed(html) {
   return squeeze(t.content.querySelector('.ds-conversation')).innerHTML.trim();
 }
 
+/** A view in the page. Syntax colouring is off unless `attrs.highlight` says otherwise:
+ * most tests compare DOMs, and colours arrive when the highlighter has loaded
+ * (highlight.test.mjs tests them). */
 function make(attrs = {}) {
+  attrs = { highlight: 'off', ...attrs };
   const view = document.createElement('docstream-view');
   for (const [k, v] of Object.entries(attrs)) view.setAttribute(k, v);
   document.getElementById('host').append(view);
@@ -52,5 +58,11 @@ for (const type of ['docstream-choice', 'docstream-copy', 'docstream-error', 'do
   document.addEventListener(type, (e) => events.push({ type, detail: e.detail, target: e.target?.id ?? '' }));
 }
 
-window.T = { DocStream, DocstreamView, conv, stripped, parsed, make, events, policy };
+/** Waits (up to 5 s) until `selector` matches in the view's shadow root; whether it did. */
+async function waitFor(view, selector) {
+  for (let i = 0; i < 200 && !view.shadowRoot.querySelector(selector); i++) await new Promise((r) => setTimeout(r, 25));
+  return view.shadowRoot.querySelector(selector) !== null;
+}
+
+window.T = { DocStream, DocstreamView, conv, stripped, parsed, make, waitFor, events, policy };
 window.testReady = true;
