@@ -83,6 +83,9 @@ export class DocstreamView extends HTMLElement {
   /** Space-separated origins whose images may load (attribute `allow-images`). */
   allowImages: string;
   locale: 'en' | 'de' | (string & {});
+  /** `live` (default): thinking is open while it streams, its latest lines in view, and
+   * folds when the answer starts (unless the reader toggled it); `open`; `closed`. */
+  thinking: 'live' | 'open' | 'closed';
   /** Colours code blocks, code references and both sides of diffs. By default docstream's
    * own (`docstream/highlight`, Shiki grammars), loaded with the first code block;
    * `null` (or the attribute `highlight="off"`) turns colouring off. */

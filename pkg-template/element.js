@@ -150,6 +150,10 @@ export class DocstreamView extends HTMLElement {
   #frame = 0;
   #highlighter = defaultHighlighter;
   #colorer = null;
+  /** The thinking opened while it streams (`thinking="live"`), folded when the answer
+   * starts unless the reader toggled it. */
+  #liveThinking = null;
+  #toggledByReader = new WeakSet();
 
   constructor() {
     super();
@@ -236,6 +240,12 @@ export class DocstreamView extends HTMLElement {
   set allowImages(v) {
     this.setAttribute('allow-images', v);
   }
+  get thinking() {
+    return this.getAttribute('thinking') ?? 'live';
+  }
+  set thinking(v) {
+    this.setAttribute('thinking', v);
+  }
   get locale() {
     return this.getAttribute('locale') ?? 'en';
   }
@@ -309,6 +319,9 @@ export class DocstreamView extends HTMLElement {
     if (wire) {
       this.#applier.applyWire(wire);
       this.#colorer?.run();
+      const live = this.#liveThinking;
+      // The latest lines of the thinking in view while it streams.
+      if (live?.open && !this.#toggledByReader.has(live)) live.scrollTop = live.scrollHeight;
       this.#schedulePin();
     }
   }
@@ -407,6 +420,7 @@ export class DocstreamView extends HTMLElement {
     this.#setBusy(false);
     this.#live.textContent = '';
     this.#conversation.replaceChildren();
+    this.#liveThinking = null;
     this.#colorer = this.#newColorer();
     this.#pinned = true;
     if (moduleReady) this.#createStreamIfReady();
@@ -500,6 +514,7 @@ export class DocstreamView extends HTMLElement {
       throw e;
     }
     this.flush();
+    this.#foldLiveThinking();
     this.#finished = true;
     this.#setBusy(false);
     const turns = this.#conversation.querySelectorAll('.ds-turn');
@@ -520,7 +535,39 @@ export class DocstreamView extends HTMLElement {
     if (this.#colorer && this.getAttribute('highlight') !== 'off') this.#colorer.touched(el);
   }
 
+  /** `thinking="live"` (default): a thinking document is open while it streams and
+   * folds when the next document starts; `open`: thinking stays open; `closed`: folded. */
+  #thinking(el) {
+    const details = el.classList.contains('ds-thinking') ? el.querySelector('details.ds-thinking-body') : null;
+    if (!details) {
+      this.#foldLiveThinking();
+      return;
+    }
+    const mode = this.getAttribute('thinking') ?? 'live';
+    if (mode === 'open') details.open = true;
+    else if (mode === 'live' && this.#busy) {
+      const prev = this.#liveThinking;
+      const id = el.getAttribute('data-doc-id');
+      if (prev && prev.closest('.ds-doc')?.getAttribute('data-doc-id') === id) {
+        // The same document rendered again: it keeps its state.
+        details.open = prev.open;
+        if (this.#toggledByReader.has(prev)) this.#toggledByReader.add(details);
+      } else {
+        this.#foldLiveThinking();
+        details.open = true;
+      }
+      this.#liveThinking = details;
+    }
+  }
+
+  #foldLiveThinking() {
+    const details = this.#liveThinking;
+    this.#liveThinking = null;
+    if (details && !this.#toggledByReader.has(details)) details.open = false;
+  }
+
   #decorateDocument(el) {
+    this.#thinking(el);
     this.#touch(el);
     const type = [...el.classList].find((k) => k.startsWith('ds-') && k !== 'ds-doc');
     el.setAttribute('part', type ? `document ${type.slice(3)}` : 'document');
@@ -540,6 +587,8 @@ export class DocstreamView extends HTMLElement {
 
   #onClick(e) {
     const target = e.target instanceof Element ? e.target : null;
+    const summary = target?.closest('summary');
+    if (summary?.parentElement) this.#toggledByReader.add(summary.parentElement);
     const copy = target?.closest('.ds-copy');
     if (copy && this.#root.contains(copy)) {
       this.#copy(copy);

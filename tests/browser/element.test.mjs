@@ -85,6 +85,8 @@ function streamChecked([bytes, cuts]) {
       if (!conv.contains(r.target)) continue;
       // The element's own decoration of what a patch added.
       if (r.type === 'attributes' && (r.attributeName === 'part' || r.attributeName === 'aria-pressed')) continue;
+      // Thinking opened while it streams and folded when the answer starts.
+      if (r.type === 'attributes' && r.attributeName === 'open' && r.target.matches('details.ds-thinking-body')) continue;
       if (r.type === 'attributes' && r.target === conv) {
         if (r.attributeName !== 'aria-busy') problems.push(`attribute ${r.attributeName} changed`);
         continue;

@@ -20,11 +20,13 @@ function squeeze(conversation) {
 }
 
 /** A copy of the view's conversation without what the element adds to the renderer's
- * HTML (part attributes, its own buttons, pressed states, syntax colour spans). */
+ * HTML (part attributes, its own buttons, pressed states, syntax colour spans, thinking
+ * opened while it streams). */
 function stripped(view) {
   const copy = squeeze(conv(view).cloneNode(true));
   for (const el of copy.querySelectorAll('[data-ds-ui]')) el.remove();
   for (const el of copy.querySelectorAll('span[class^="ds-hl-"]')) el.replaceWith(...el.childNodes);
+  for (const el of copy.querySelectorAll('details.ds-thinking-body')) el.removeAttribute('open');
   copy.normalize();
   for (const el of copy.querySelectorAll('*')) {
     el.removeAttribute('part');
