@@ -10,6 +10,7 @@ import defaultInit, { DocStream as DefaultDocStream } from './docstream.js';
 import css from './docstream-css.js';
 import { PatchApplier } from './apply.js';
 import { Colorer } from './colorer.js';
+import { tableAsMarkdown, tableAsTsv } from './table-copy.js';
 
 /** The default `highlighter`: docstream's Shiki-based one, imported the first time a code
  * block appears (so a page without code never loads it). */
@@ -20,11 +21,19 @@ const defaultHighlighter = {
 const LABELS = {
   en: {
     streaming: 'Agent response streaming',
+    copyTsv: 'Copy as TSV',
+    copyTsvName: 'Copy table as tab-separated values',
+    copyMarkdown: 'Copy as Markdown',
+    copyMarkdownName: 'Copy table as Markdown',
     done: 'Agent response complete',
     failed: 'Agent response ended with an error',
   },
   de: {
     streaming: 'Antwort des Agenten wird empfangen',
+    copyTsv: 'Als TSV kopieren',
+    copyTsvName: 'Tabelle als tabulatorgetrennte Werte kopieren',
+    copyMarkdown: 'Als Markdown kopieren',
+    copyMarkdownName: 'Tabelle als Markdown kopieren',
     done: 'Antwort des Agenten vollständig',
     failed: 'Antwort des Agenten mit Fehler beendet',
   },
@@ -577,6 +586,7 @@ export class DocstreamView extends HTMLElement {
   /** Part attributes and pressed states on what a patch added. */
   #decorateParts(el) {
     this.#touch(el);
+    this.#tableTools(el);
     for (const b of el.querySelectorAll('.ds-copy')) b.setAttribute('part', 'copy-button');
     for (const o of el.querySelectorAll('.ds-option')) {
       o.setAttribute('part', 'option');
@@ -613,12 +623,40 @@ export class DocstreamView extends HTMLElement {
     }
   }
 
+  /** Copy controls before each finished Markdown table (TSV and Markdown). */
+  #tableTools(el) {
+    const labels = LABELS[this.locale] ?? LABELS.en;
+    for (const table of el.querySelectorAll('[data-part="blocks"] table')) {
+      if (table.previousElementSibling?.classList.contains('ds-table-tools')) continue;
+      const tools = document.createElement('div');
+      tools.className = 'ds-table-tools';
+      tools.setAttribute('data-ds-ui', '');
+      for (const [kind, text, name] of [
+        ['tsv', labels.copyTsv, labels.copyTsvName],
+        ['markdown', labels.copyMarkdown, labels.copyMarkdownName],
+      ]) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'ds-copy ds-copy-table';
+        b.setAttribute('data-copy', kind);
+        b.setAttribute('aria-label', name);
+        b.setAttribute('part', 'copy-button');
+        b.textContent = text;
+        tools.append(b);
+      }
+      table.before(tools);
+    }
+  }
+
   #copy(button) {
     const doc = button.closest('.ds-doc');
     if (!doc) return;
+    const kind = button.getAttribute('data-copy');
+    const table = kind === 'tsv' || kind === 'markdown' ? button.parentElement?.nextElementSibling : null;
     // Line numbers are drawn by the stylesheet, so the text is exactly the code.
-    const text =
-      button.getAttribute('data-copy') === 'output'
+    const text = table
+      ? (kind === 'tsv' ? tableAsTsv(table) : tableAsMarkdown(table))
+      : kind === 'output'
         ? [...doc.querySelectorAll('.ds-output')].map((p) => p.textContent).join('')
         : (doc.querySelector('.ds-code code')?.textContent ?? '');
     const proceed = this.#emit(

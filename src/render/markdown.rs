@@ -9,7 +9,9 @@ use std::cell::Cell;
 use std::collections::HashMap;
 
 use linkify::{LinkFinder, LinkKind};
-use pulldown_cmark::{CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{
+    Alignment, CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd,
+};
 
 use super::escape::{class_fragment, escape, push_escaped};
 use super::labels::{Label, Locale, label};
@@ -249,7 +251,7 @@ pub fn render_markdown_into(
         }
         i += 1;
     }
-    let out_events = drop_padding_cells(out_events);
+    let out_events = aligned_by_class(drop_padding_cells(out_events));
     pulldown_cmark::html::push_html(out, out_events.into_iter());
 }
 
@@ -470,6 +472,52 @@ fn drop_padding_cells(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
     out
 }
 
+/// Table cells with their column's alignment as a class (`ds-align-right`) instead of
+/// pulldown-cmark's `style` attribute, which a strict Content-Security-Policy refuses
+/// (and reports).
+fn aligned_by_class(events: Vec<Event<'_>>) -> Vec<Event<'_>> {
+    let mut align: Vec<Alignment> = Vec::new();
+    let mut head = false;
+    let mut column = 0;
+    events
+        .into_iter()
+        .map(|ev| match ev {
+            Event::Start(Tag::Table(a)) => {
+                align = a;
+                Event::Start(Tag::Table(Vec::new()))
+            }
+            Event::Start(Tag::TableHead) => {
+                head = true;
+                column = 0;
+                ev
+            }
+            Event::End(TagEnd::TableHead) => {
+                head = false;
+                ev
+            }
+            Event::Start(Tag::TableRow) => {
+                column = 0;
+                ev
+            }
+            Event::Start(Tag::TableCell) => {
+                let tag = if head { "th" } else { "td" };
+                let class = match align.get(column) {
+                    Some(Alignment::Left) => " class=\"ds-align-left\"",
+                    Some(Alignment::Center) => " class=\"ds-align-center\"",
+                    Some(Alignment::Right) => " class=\"ds-align-right\"",
+                    _ => "",
+                };
+                column += 1;
+                Event::InlineHtml(format!("<{tag}{class}>").into())
+            }
+            Event::End(TagEnd::TableCell) => {
+                Event::InlineHtml(if head { "</th>" } else { "</td>" }.into())
+            }
+            other => other,
+        })
+        .collect()
+}
+
 /// Plain text as HTML paragraphs (for `format: plain`).
 pub fn render_plain(source: &str) -> String {
     if source.is_empty() {
@@ -484,6 +532,15 @@ mod tests {
 
     fn md(s: &str) -> String {
         render_markdown(s, &MarkdownOptions::default())
+    }
+
+    #[test]
+    fn table_alignment_is_a_class_not_a_style() {
+        let h = md("| a | b | c | d |\n|:--|:-:|--:|---|\n| 1 | 2 | 3 | 4 |\n");
+        assert_eq!(
+            h,
+            "<table><thead><tr><th class=\"ds-align-left\">a</th><th class=\"ds-align-center\">b</th><th class=\"ds-align-right\">c</th><th>d</th></tr></thead><tbody>\n<tr><td class=\"ds-align-left\">1</td><td class=\"ds-align-center\">2</td><td class=\"ds-align-right\">3</td><td>4</td></tr>\n</tbody></table>\n"
+        );
     }
 
     #[test]

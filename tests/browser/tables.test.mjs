@@ -1,0 +1,61 @@
+// Markdown tables in <docstream-view>: copy as TSV and as Markdown, and a wide table
+// scrolls inside its block.
+import assert from 'node:assert/strict';
+import { assertClean, openTestPage } from './element.test.mjs';
+
+const ANSWER =
+  [
+    { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: '| Name | Size | Note |\n|:--|--:|:-:|\n| a.rs | 12 | ok |\n| b\\|c | 3 | ' }] } },
+    { type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `${'wide_'.repeat(80)} |\n\nDone.\n` }] } },
+    { type: 'result', subtype: 'success', is_error: false },
+  ]
+    .map((l) => `${JSON.stringify(l)}\n`)
+    .join('');
+
+export const tests = [
+  {
+    name: 'a finished table has copy controls for TSV and Markdown (named, localized) and scrolls sideways inside its block',
+    async run({ context, url }) {
+      const page = await openTestPage(context, url);
+      const r = await page.evaluate(async (text) => {
+        const { T } = window;
+        const view = T.make();
+        view.style.width = '600px';
+        const lines = text.split(/(?<=\n)/);
+        view.push(lines[0]);
+        view.flush();
+        const whileOpen = view.shadowRoot.querySelectorAll('.ds-table-tools').length;
+        for (const l of lines.slice(1)) view.push(l);
+        view.finish();
+        const copied = [];
+        view.addEventListener('docstream-copy', (e) => {
+          copied.push(e.detail.text);
+          e.preventDefault();
+        });
+        const buttons = [...view.shadowRoot.querySelectorAll('.ds-table-tools button')];
+        for (const b of buttons) b.click();
+        const table = view.shadowRoot.querySelector('.ds-blocks table');
+        const de = T.make({ locale: 'de' });
+        await de.load(text);
+        return {
+          whileOpen,
+          names: buttons.map((b) => b.getAttribute('aria-label')),
+          copied,
+          overflow: getComputedStyle(table).overflowX,
+          scrolls: table.scrollWidth > table.clientWidth,
+          fits: table.getBoundingClientRect().width <= view.getBoundingClientRect().width,
+          german: [...de.shadowRoot.querySelectorAll('.ds-table-tools button')].map((b) => b.textContent),
+        };
+      }, ANSWER);
+      assert.equal(r.whileOpen, 0, 'no controls while the table still grows');
+      assert.deepEqual(r.names, ['Copy table as tab-separated values', 'Copy table as Markdown']);
+      const wide = 'wide_'.repeat(80);
+      assert.equal(r.copied[0], `Name\tSize\tNote\na.rs\t12\tok\nb|c\t3\t${wide}\n`);
+      assert.equal(r.copied[1], `| Name | Size | Note |\n| :-- | --: | :-: |\n| a.rs | 12 | ok |\n| b\\|c | 3 | ${wide} |\n`);
+      assert.equal(r.overflow, 'auto');
+      assert.ok(r.scrolls && r.fits, 'the wide table scrolls inside the view');
+      assert.deepEqual(r.german, ['Als TSV kopieren', 'Als Markdown kopieren']);
+      await assertClean(page);
+    },
+  },
+];
