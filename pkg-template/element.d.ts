@@ -86,6 +86,11 @@ export class DocstreamView extends HTMLElement {
   /** `live` (default): thinking is open while it streams, its latest lines in view, and
    * folds when the answer starts (unless the reader toggled it); `open`; `closed`. */
   thinking: 'live' | 'open' | 'closed';
+  /** Renders finished code blocks as something else (Mermaid fences as diagrams): called
+   * once per code block after it ended with its fence language and exact code; a node
+   * returned is shown in place of the code (copy still copies the code), null keeps the
+   * code. `null` (default): code stays code. */
+  diagrams: ((lang: string, source: string) => Node | null | Promise<Node | null>) | null;
   /** Colours code blocks, code references and both sides of diffs. By default docstream's
    * own (`docstream/highlight`, Shiki grammars), loaded with the first code block;
    * `null` (or the attribute `highlight="off"`) turns colouring off. */

@@ -163,6 +163,9 @@ export class DocstreamView extends HTMLElement {
    * starts unless the reader toggled it. */
   #liveThinking = null;
   #toggledByReader = new WeakSet();
+  #diagrams = null;
+  /** Code documents waiting to end before the `diagrams` hook sees them. */
+  #pendingDiagrams = [];
 
   constructor() {
     super();
@@ -277,6 +280,55 @@ export class DocstreamView extends HTMLElement {
   set highlighter(v) {
     this.#highlighter = v && typeof v.open === 'function' ? v : null;
     this.#colorer = this.#newColorer();
+  }
+
+  /**
+   * Renders finished code blocks as something else (Mermaid fences as diagrams, say):
+   * `(lang, source) => Node | null`, or a promise of one. Called once per code block
+   * when it has ended, with the fence's language and the exact code; a node returned is
+   * shown in place of the code (the copy button still copies the code), null leaves the
+   * code. `null` (default): code blocks stay code.
+   */
+  get diagrams() {
+    return this.#diagrams;
+  }
+  set diagrams(v) {
+    this.#diagrams = typeof v === 'function' ? v : null;
+  }
+
+  /** Offers the code blocks that have ended to the `diagrams` hook. */
+  #renderDiagrams(keep = null) {
+    const pending = this.#pendingDiagrams;
+    this.#pendingDiagrams = keep ? [keep] : [];
+    const hook = this.#diagrams;
+    if (!hook) return;
+    for (const doc of pending) {
+      if (doc === keep || !doc.isConnected) continue;
+      const code = doc.querySelector('pre.ds-code > code');
+      const figure = doc.querySelector('.ds-code-figure');
+      if (!code || !figure) continue;
+      const lang = [...code.classList].find((c) => c.startsWith('language-'))?.slice(9) ?? '';
+      let result;
+      try {
+        result = hook(lang, code.textContent);
+      } catch (e) {
+        this.#emit('docstream-error', { code: 'DS_DIAGRAM', message: String(e?.message ?? e) });
+        continue;
+      }
+      Promise.resolve(result).then(
+        (node) => {
+          if (!(node instanceof Node) || !doc.isConnected) return;
+          const box = document.createElement('div');
+          box.className = 'ds-diagram';
+          box.setAttribute('data-ds-ui', '');
+          box.setAttribute('part', 'diagram');
+          box.append(node);
+          figure.append(box);
+          figure.setAttribute('data-ds-diagram', '');
+        },
+        (e) => this.#emit('docstream-error', { code: 'DS_DIAGRAM', message: String(e?.message ?? e) }),
+      );
+    }
   }
 
   #newColorer() {
@@ -430,6 +482,7 @@ export class DocstreamView extends HTMLElement {
     this.#live.textContent = '';
     this.#conversation.replaceChildren();
     this.#liveThinking = null;
+    this.#pendingDiagrams = [];
     this.#colorer = this.#newColorer();
     this.#pinned = true;
     if (moduleReady) this.#createStreamIfReady();
@@ -524,6 +577,7 @@ export class DocstreamView extends HTMLElement {
     }
     this.flush();
     this.#foldLiveThinking();
+    this.#renderDiagrams();
     this.#finished = true;
     this.#setBusy(false);
     const turns = this.#conversation.querySelectorAll('.ds-turn');
@@ -577,6 +631,8 @@ export class DocstreamView extends HTMLElement {
 
   #decorateDocument(el) {
     this.#thinking(el);
+    // A new document means the ones before it have ended.
+    if (this.#diagrams) this.#renderDiagrams(el.classList.contains('ds-code-block') ? el : null);
     this.#touch(el);
     const type = [...el.classList].find((k) => k.startsWith('ds-') && k !== 'ds-doc');
     el.setAttribute('part', type ? `document ${type.slice(3)}` : 'document');

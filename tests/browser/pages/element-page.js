@@ -31,6 +31,7 @@ function stripped(view) {
   for (const el of copy.querySelectorAll('*')) {
     el.removeAttribute('part');
     el.removeAttribute('aria-pressed');
+    el.removeAttribute('data-ds-diagram');
   }
   return copy.innerHTML.trim();
 }
