@@ -223,6 +223,8 @@ export const tests = [
       await loadFile(page, f.path);
       await page.selectOption('#theme', 'dark');
       await page.uncheck('#show-thinking');
+      // Syntax colours arrive once the highlighter has loaded; the export keeps them.
+      await page.waitForFunction(() => document.querySelector('docstream-view')?.shadowRoot?.querySelector('.ds-diff-text [class^="ds-hl-"]'));
 
       const [dl] = await Promise.all([page.waitForEvent('download'), page.click('#export-html')]);
       assert.equal(dl.suggestedFilename(), 'tools.html');
@@ -239,12 +241,14 @@ export const tests = [
       await p2.route('**/*', (r) => r.abort());
       await p2.setContent(html);
       const look = await p2.evaluate(() => ({
+        keyword: getComputedStyle(document.querySelector('.ds-hl-keyword')).color,
         edits: document.querySelectorAll('.ds-file-edit').length,
         added: getComputedStyle(document.querySelector('.ds-diff-added')).backgroundColor,
         bg: getComputedStyle(document.body).backgroundColor,
       }));
       await p2.close();
       assert.equal(look.edits, 2);
+      assert.equal(look.keyword, 'rgb(255, 123, 114)', 'syntax colours exported, dark');
       assert.notEqual(look.added, 'rgba(0, 0, 0, 0)', 'diff colours apply');
       const [r, g, b] = look.bg.match(/\d+/g).map(Number);
       assert.ok(r + g + b < 150, `dark background: ${look.bg}`);
