@@ -5,7 +5,10 @@
 // is its header and its documents follow. A document's parts are its descendants
 // marked `data-part` (see docs/classes.md). A part's builder appends below its
 // innermost open element: elements from a fixed list, text as text nodes (never parsed
-// as HTML), attributes from a fixed list.
+// as HTML), attributes from a fixed list. What the reader did inside a document or part
+// that is replaced (disclosures, focus, selection, scroll) is carried over.
+
+import { restoreState, takeState } from './keep-state.js';
 
 const TAGS = new Set([
   'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code',
@@ -144,8 +147,10 @@ export class PatchApplier {
         const old = this.#doc(f[1], f[2]);
         const el = parseOne(ownerDocument, payload);
         if (!old || !el) return;
+        const state = takeState(old);
         this.#hooks.document?.(el);
         old.replaceWith(el);
+        restoreState(el, state);
         return;
       }
     }
@@ -156,11 +161,14 @@ export class PatchApplier {
         part.cursor.insertAdjacentHTML('beforeend', trusted(payload));
         this.#hooks.appended?.(part.cursor);
         break;
-      case 'r':
+      case 'r': {
+        const state = part.el.firstChild ? takeState(part.el) : null;
         part.el.innerHTML = trusted(payload);
         part.cursor = part.el;
         this.#hooks.appended?.(part.el);
+        restoreState(part.el, state);
         break;
+      }
       case 'o': {
         const tag = f[4];
         if (!TAGS.has(tag)) return;
