@@ -21,6 +21,7 @@ const defaultHighlighter = {
 const LABELS = {
   en: {
     streaming: 'Agent response streaming',
+    copied: 'Copied',
     copyTsv: 'Copy as TSV',
     copyTsvName: 'Copy table as tab-separated values',
     copyMarkdown: 'Copy as Markdown',
@@ -30,6 +31,7 @@ const LABELS = {
   },
   de: {
     streaming: 'Antwort des Agenten wird empfangen',
+    copied: 'Kopiert',
     copyTsv: 'Als TSV kopieren',
     copyTsvName: 'Tabelle als tabulatorgetrennte Werte kopieren',
     copyMarkdown: 'Als Markdown kopieren',
@@ -38,6 +40,9 @@ const LABELS = {
     failed: 'Antwort des Agenten mit Fehler beendet',
   },
 };
+
+/** Public properties re-applied on connection (the upgrade-property pattern). */
+const UPGRADED_PROPERTIES = ['src', 'format', 'theme', 'diff', 'allowImages', 'locale', 'thinking', 'highlighter', 'diagrams'];
 
 /** Distance from the bottom (px) within which the view counts as pinned. */
 const PIN_SLACK = 32;
@@ -100,7 +105,7 @@ function toError(e, fallback) {
  * (`auto|light|dark|vscode`), `diff` (`unified|split`), `allow-images`, `locale`.
  */
 export class DocstreamView extends HTMLElement {
-  static observedAttributes = ['src'];
+  static observedAttributes = ['src', 'format', 'locale', 'theme', 'diff', 'allow-images', 'highlight', 'thinking'];
 
   /**
    * Initialises the WebAssembly module (once). `input` is what docstream's `init`
@@ -164,6 +169,8 @@ export class DocstreamView extends HTMLElement {
   #liveThinking = null;
   #toggledByReader = new WeakSet();
   #diagrams = null;
+  /** connectedCallback has run (attribute callbacks of an upgrade come before it). */
+  #connected = false;
   /** Code documents waiting to end before the `diagrams` hook sees them. */
   #pendingDiagrams = [];
 
@@ -212,12 +219,49 @@ export class DocstreamView extends HTMLElement {
   }
 
   connectedCallback() {
+    // Properties a page set before the element was defined are own data properties that
+    // shadow the class's accessors: put them through the setters.
+    for (const name of UPGRADED_PROPERTIES) {
+      if (Object.prototype.hasOwnProperty.call(this, name)) {
+        const value = this[name];
+        delete this[name];
+        this[name] = value;
+      }
+    }
+    this.#connected = true;
     const src = this.getAttribute('src');
     if (src && src !== this.#loadedSrc) this.#loadSrc(src);
   }
 
+  /** Removed from the page (and not put back in the same task): the `src` load stops and
+   * the stream's wasm memory is freed; what is shown stays. Connected again, it loads
+   * `src` afresh; a `push()` starts a new stream. */
+  disconnectedCallback() {
+    queueMicrotask(() => {
+      if (this.isConnected) return;
+      this.#connected = false;
+      this.#generation++; // a read under way stops without finishing
+      this.#abortLoad();
+      this.#loadedSrc = null;
+      if (this.#frame) cancelAnimationFrame(this.#frame);
+      this.#frame = 0;
+      this.#queue = [];
+      this.#stream?.free();
+      this.#stream = null;
+      this.#finished = false;
+      this.#setBusy(false);
+    });
+  }
+
+  /** `src` loads; `format` or `locale` changed while a `src` is shown loads it again with
+   * them; `theme`, `diff`, `allow-images`, `highlight` and `thinking` apply as the
+   * stylesheet and the next patches read them. */
   attributeChangedCallback(name, old, value) {
-    if (name === 'src' && this.isConnected && value && value !== this.#loadedSrc) this.#loadSrc(value);
+    if (name === 'src') {
+      if (this.isConnected && value && value !== this.#loadedSrc) this.#loadSrc(value);
+    } else if ((name === 'format' || name === 'locale') && old !== value && this.#connected && this.#loadedSrc) {
+      this.#loadSrc(this.#loadedSrc);
+    }
   }
 
   // ---- reflected properties ----
@@ -465,6 +509,7 @@ export class DocstreamView extends HTMLElement {
    * current attributes. */
   clear() {
     this.#abortLoad();
+    this.#loadedSrc = null;
     this.#reset();
   }
 
@@ -722,6 +767,7 @@ export class DocstreamView extends HTMLElement {
     );
     if (!proceed) return;
     const done = () => {
+      this.#announce('copied');
       button.setAttribute('data-ds-copied', '');
       setTimeout(() => button.removeAttribute('data-ds-copied'), 1500);
     };
