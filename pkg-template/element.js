@@ -22,20 +22,16 @@ const LABELS = {
   en: {
     streaming: 'Agent response streaming',
     copied: 'Copied',
-    copyTsv: 'Copy as TSV',
-    copyTsvName: 'Copy table as tab-separated values',
-    copyMarkdown: 'Copy as Markdown',
-    copyMarkdownName: 'Copy table as Markdown',
+    copyTsv: 'Copy table as TSV',
+    copyMarkdown: 'Copy table as Markdown',
     done: 'Agent response complete',
     failed: 'Agent response ended with an error',
   },
   de: {
     streaming: 'Antwort des Agenten wird empfangen',
     copied: 'Kopiert',
-    copyTsv: 'Als TSV kopieren',
-    copyTsvName: 'Tabelle als tabulatorgetrennte Werte kopieren',
-    copyMarkdown: 'Als Markdown kopieren',
-    copyMarkdownName: 'Tabelle als Markdown kopieren',
+    copyTsv: 'Tabelle als TSV kopieren',
+    copyMarkdown: 'Tabelle als Markdown kopieren',
     done: 'Antwort des Agenten vollständig',
     failed: 'Antwort des Agenten mit Fehler beendet',
   },
@@ -732,15 +728,14 @@ export class DocstreamView extends HTMLElement {
       const tools = document.createElement('div');
       tools.className = 'ds-table-tools';
       tools.setAttribute('data-ds-ui', '');
-      for (const [kind, text, name] of [
-        ['tsv', labels.copyTsv, labels.copyTsvName],
-        ['markdown', labels.copyMarkdown, labels.copyMarkdownName],
+      for (const [kind, text] of [
+        ['tsv', labels.copyTsv],
+        ['markdown', labels.copyMarkdown],
       ]) {
         const b = document.createElement('button');
         b.type = 'button';
         b.className = 'ds-copy ds-copy-table';
         b.setAttribute('data-copy', kind);
-        b.setAttribute('aria-label', name);
         b.setAttribute('part', 'copy-button');
         b.textContent = text;
         tools.append(b);

@@ -230,6 +230,25 @@ pub fn render_markdown_into(
             Event::End(TagEnd::Heading(level)) => {
                 out_events.push(Event::InlineHtml(format!("</{level}>\n").into()));
             }
+            Event::TaskListMarker(checked) => {
+                // A task's box, named (pulldown-cmark's has no label for screen readers).
+                let name = label(
+                    options.locale,
+                    if *checked {
+                        Label::TaskDone
+                    } else {
+                        Label::TaskOpen
+                    },
+                );
+                let mut tag = String::from("<input type=\"checkbox\" disabled=\"\"");
+                if *checked {
+                    tag.push_str(" checked=\"\"");
+                }
+                tag.push_str(" aria-label=\"");
+                push_escaped(&mut tag, name);
+                tag.push_str("\"> ");
+                out_events.push(Event::InlineHtml(tag.into()));
+            }
             Event::Start(Tag::CodeBlock(kind)) => {
                 let lang = match kind {
                     CodeBlockKind::Fenced(info) => {
