@@ -12,6 +12,9 @@ raw=target/wasm32-unknown-unknown/$profile/docstream.wasm
 
 rm -rf pkg && mkdir -p pkg
 wasm-bindgen "$raw" --out-dir pkg --target web --out-name docstream
+# The classes have [Symbol.dispose](): the declarations bring the lib that types it, so a
+# project need not add esnext.disposable itself.
+sed -i '1i /// <reference lib="esnext.disposable" />' pkg/docstream.d.ts
 node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types \
   pkg/docstream_bg.wasm -o pkg/docstream_bg.wasm

@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" />
 /* tslint:disable */
 /* eslint-disable */
 /**

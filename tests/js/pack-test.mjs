@@ -42,7 +42,7 @@ try {
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({
     compilerOptions: {
       strict: true, noEmit: true, skipLibCheck: false, target: 'es2022',
-      module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'esnext.disposable', 'dom', 'dom.iterable', 'dom.asynciterable'], types: [],
+      module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom', 'dom.iterable', 'dom.asynciterable'], types: [],
     },
     files: ['check-types.ts'],
   }, null, 2));
