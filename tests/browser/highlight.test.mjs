@@ -29,7 +29,7 @@ export const tests = [
       const r = await page.evaluate(
         async (stream) => {
           const { T } = window;
-          const view = T.make({ highlight: 'on', theme: 'light' });
+          const view = T.make({ highlight: 'on', theme: 'light', id: 'code-shot' });
           await view.ready;
           const painted = new Set();
           const touchedAfter = [];
@@ -84,6 +84,15 @@ export const tests = [
       assert.equal(r.keywordColour, 'rgb(207, 34, 46)', 'light theme keyword colour');
       assert.equal(r.darkKeywordColour, 'rgb(255, 123, 114)', 'dark theme keyword colour');
       assert.equal(r.stripped, r.parsedHtml, 'without the colour spans the DOM is html()');
+      mkdirSync(`${ROOT}/target/screenshots`, { recursive: true });
+      for (const theme of ['light', 'dark']) {
+        await page.evaluate((theme) => {
+          const v = document.getElementById('code-shot');
+          v.setAttribute('theme', theme);
+          v.style.background = theme === 'dark' ? '#0d1117' : '#ffffff';
+        }, theme);
+        await (await page.$('#code-shot')).screenshot({ path: `${ROOT}/target/screenshots/highlight-code-${theme}.png` });
+      }
       await assertClean(page);
     },
   },
