@@ -17,6 +17,8 @@ export const tests = [
     async run({ page, base, root }) {
       await openViewer(page, base);
       await loadFile(page, tools(root));
+      // Syntax colours split lines into spans once the highlighter has loaded.
+      await page.waitForFunction(() => document.getElementById('view').shadowRoot.querySelector('[class^="ds-hl-"]'));
       // Count the matches the test expects from the rendered text itself.
       const expected = await page.evaluate(() => {
         const conv = document.getElementById('view').shadowRoot.querySelector('.ds-conversation');
@@ -45,6 +47,20 @@ export const tests = [
       await page.keyboard.press('Shift+Enter');
       await page.keyboard.press('Shift+Enter');
       assert.equal(await page.textContent('#search-count'), `${expected} of ${expected}`, 'previous wraps around');
+      // A match across the spans of syntax colours ("main", "() {" are separate tokens).
+      await page.fill('#search', 'main() {');
+      await page.keyboard.press('Enter');
+      const across = await page.evaluate(() => {
+        const r = [...CSS.highlights.get('dsv-search-current')][0];
+        const range = document.createRange();
+        range.setStart(r.startContainer, r.startOffset);
+        range.setEnd(r.endContainer, r.endOffset);
+        return { text: range.toString(), split: r.startContainer !== r.endContainer };
+      });
+      assert.deepEqual(across, { text: 'main() {', split: true });
+      await page.fill('#search', 'HELO');
+      await page.keyboard.press('Enter');
+      for (let i = 0; i < expected - 1; i++) await page.keyboard.press('Enter');
       // The current match is in view, inside an opened <details> if it was folded.
       const where = await page.evaluate(() => {
         const r = [...CSS.highlights.get('dsv-search-current')][0];

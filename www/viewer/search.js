@@ -37,16 +37,42 @@ export class Search {
           return NodeFilter.FILTER_ACCEPT;
         },
       });
-      outer: for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const hay = node.data.toLocaleLowerCase();
-        for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length)) {
-          if (this.ranges.length >= MAX_MATCHES) {
-            this.capped = true;
-            break outer;
-          }
-          const range = new StaticRange({ startContainer: node, startOffset: at, endContainer: node, endOffset: at + needle.length });
-          this.ranges.push(range);
+      // The text as one string, so a match may span the spans syntax colours split a
+      // line into ("main()" is three tokens).
+      const nodes = [];
+      const starts = [];
+      let hay = '';
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.data) continue;
+        nodes.push(node);
+        starts.push(hay.length);
+        hay += node.data.toLocaleLowerCase();
+      }
+      /** The node holding offset `at` of the joined text (the last whose start ≤ at). */
+      const nodeAt = (at, end) => {
+        let lo = 0;
+        let hi = nodes.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if (starts[mid] < at || (!end && starts[mid] === at)) lo = mid;
+          else hi = mid - 1;
         }
+        return lo;
+      };
+      for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length)) {
+        if (this.ranges.length >= MAX_MATCHES) {
+          this.capped = true;
+          break;
+        }
+        const a = nodeAt(at, false);
+        const b = nodeAt(at + needle.length, true);
+        const range = new StaticRange({
+          startContainer: nodes[a],
+          startOffset: at - starts[a],
+          endContainer: nodes[b],
+          endOffset: at + needle.length - starts[b],
+        });
+        this.ranges.push(range);
       }
     }
     this.current = Math.min(keep, this.ranges.length - 1);
@@ -59,6 +85,14 @@ export class Search {
     const n = this.ranges.length;
     if (!n) return null;
     this.current = this.current < 0 ? (step > 0 ? 0 : n - 1) : (this.current + step + n) % n;
+    if (!this.ranges[this.current].startContainer.isConnected) {
+      // The view changed under the marks (syntax colours arrived, say): find them again.
+      const at = this.current;
+      this.run(this.query);
+      if (!this.ranges.length) return null;
+      this.current = Math.min(at, this.ranges.length - 1);
+      this.paint();
+    }
     const range = this.ranges[this.current];
     const el = range.startContainer.parentElement;
     for (let d = el.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true;
