@@ -59,4 +59,11 @@ pub mod codes {
     pub const AGENT_ERROR: &str = "AGENT_ERROR";
     /// A tool call failed.
     pub const TOOL_ERROR: &str = "TOOL_ERROR";
+
+    /// A problem (not an error document): lines before the stream in no format, skipped.
+    pub const SKIPPED_LINES: &str = "SKIPPED_LINES";
+    /// A problem: invalid UTF-8, shown as U+FFFD.
+    pub const INVALID_UTF8: &str = "INVALID_UTF8";
+    /// A problem: a value of a saved response docstream does not know, kept as unknown.
+    pub const UNKNOWN_VALUE: &str = "UNKNOWN_VALUE";
 }

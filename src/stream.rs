@@ -1,12 +1,16 @@
 //! [`DocStream`]: the pipeline put together. Bytes are framed, each payload goes to
 //! the format's adapter, the adapter's events to the normaliser.
 
+use std::borrow::Cow;
+
 use crate::error::{Error, codes};
-use crate::formats::detect::{Detection, FramingDetector, json_format, sse_format};
+use crate::formats::detect::{Detection, FramingDetector, Noise, json_format, sse_format};
 use crate::formats::{Adapter, Format, Framing, Location, Payload};
-use crate::framing::{JsonValue, Line, Lines, SseItem, SseParser, nests_deeper_than, utf8_lossy};
+use crate::framing::{
+    JsonValue, Line, Lines, SseItem, SseParser, invalid_utf8, nests_deeper_than, utf8_lossy,
+};
 use crate::limits::Limits;
-use crate::model::{Changes, Conversation};
+use crate::model::{Changes, Conversation, Problem};
 use crate::normalize::{ErrorInfo, Event, Normalizer};
 
 /// How a stream is read.
@@ -26,6 +30,10 @@ enum Framer {
         detector: FramingDetector,
         /// The framing of a format the caller named.
         named: Option<Framing>,
+        /// Length of a BOM (or of a broken one) at the start, once known.
+        skip: Option<usize>,
+        /// Bytes of `held` the detector has seen.
+        fed: usize,
     },
     Sse(SseParser),
     Lines(Lines),
@@ -75,6 +83,8 @@ impl DocStream {
             held: Vec::new(),
             detector: FramingDetector::default(),
             named: options.format.and_then(Format::named_framing),
+            skip: None,
+            fed: 0,
         };
         DocStream {
             framer,
@@ -125,16 +135,19 @@ impl DocStream {
         if let Some(adapter) = r.adapter.as_mut() {
             adapter.finish(&mut r.normalizer);
         } else if self.bytes > 0 {
-            r.normalizer.apply(Event::Error(ErrorInfo {
-                code: codes::UNKNOWN_FORMAT.to_owned(),
-                source: "stream".to_owned(),
-                message: "The input is not in a format docstream reads.".to_owned(),
-                details: format!(
-                    "{} bytes read; none was a Server-Sent Event, an NDJSON line or a JSON value of a known format ({}).",
-                    self.bytes,
-                    Format::NAMES.join(", ")
-                ),
-            }));
+            // It ends the (only) response: nothing was cut off.
+            r.normalizer.apply(Event::Done {
+                error: Some(ErrorInfo {
+                    code: codes::UNKNOWN_FORMAT.to_owned(),
+                    source: "stream".to_owned(),
+                    message: "The input is not in a format docstream reads.".to_owned(),
+                    details: format!(
+                        "{} bytes read; none was a Server-Sent Event, an NDJSON line or a JSON value of a known format ({}).",
+                        self.bytes,
+                        Format::NAMES.join(", ")
+                    ),
+                }),
+            });
         }
         r.normalizer.finish();
         self.finished = true;
@@ -187,33 +200,60 @@ impl DocStream {
             held,
             detector,
             named,
+            skip,
+            fed,
         } = &mut self.framer
         {
             held.extend_from_slice(chunk);
-            let skip = bom_len(held);
-            if skip.is_none() && !at_end {
-                return; // Not yet known whether it starts with a BOM.
+            if skip.is_none() {
+                *skip = bom_len(held, at_end);
             }
-            let skip = skip.unwrap_or(0);
+            let Some(skip) = *skip else {
+                return; // Not yet known whether it starts with a BOM.
+            };
             let detection = match named {
                 Some(framing) => Detection::Framing(*framing),
                 None => {
-                    let seen = held.len() - chunk.len();
-                    detector.feed(&held[seen.max(skip)..], at_end)
+                    // Every byte after the BOM goes to the detector exactly once, however
+                    // the input was cut.
+                    let from = (*fed).max(skip);
+                    *fed = held.len();
+                    detector.feed(&held[from..], at_end)
                 }
             };
-            let framer = match detection {
+            let framing = match detection {
                 Detection::Undecided => return,
-                Detection::Framing(f) => self.reader.framer(f),
-                Detection::Unknown => Framer::Unknown,
+                Detection::Framing(f) => Some(f),
+                Detection::Unknown => None,
             };
             let held = std::mem::take(held);
-            self.framer = framer;
-            // SSE drops the BOM itself; the JSON framings do not know it.
-            let start = if matches!(self.framer, Framer::Sse(_)) {
+            let noise = detector.noise().clone();
+            let bom = held.starts_with(BOM);
+            if skip > 0 && !bom {
+                self.reader.broken_bom(skip);
+            }
+            if noise.lines > 0 && framing.is_some() {
+                self.reader.skipped_noise(&noise, skip);
+            }
+            let start = match framing {
+                Some(_) => skip + noise.bytes,
+                None => held.len(),
+            };
+            // Offsets count from after a BOM, which is not content.
+            let base = Start {
+                line: noise.newlines + 1,
+                offset: (start - if bom { BOM.len() } else { 0 }) as u64,
+            };
+            self.framer = match framing {
+                Some(f) => self.reader.framer(f, base),
+                None => Framer::Unknown,
+            };
+            // SSE drops a BOM itself (the standard's one BOM); the JSON framings do not
+            // know it.
+            let start = if bom && start == BOM.len() && matches!(self.framer, Framer::Sse(_)) {
                 0
             } else {
-                skip
+                start
             };
             return self.frame(&held[start..]);
         }
@@ -231,30 +271,124 @@ impl DocStream {
     }
 }
 
-/// `Some(3)` for a BOM, `Some(0)` for none, `None` while too few bytes tell.
-fn bom_len(bytes: &[u8]) -> Option<usize> {
-    let n = bytes.len().min(BOM.len());
-    if bytes[..n] != BOM[..n] {
-        Some(0)
-    } else if n == BOM.len() {
-        Some(BOM.len())
-    } else {
-        None
-    }
+/// The length of a BOM at the start, or of a broken one (up to three bytes of the
+/// BOM's, such as a stray `0xEF`); `None` while too few bytes tell.
+fn bom_len(bytes: &[u8], at_end: bool) -> Option<usize> {
+    let n = bytes
+        .iter()
+        .take(BOM.len())
+        .take_while(|b| BOM.contains(b))
+        .count();
+    (n == BOM.len() || n < bytes.len() || at_end).then_some(n)
+}
+
+/// Where a framer starts in the stream (after a BOM and skipped lines).
+#[derive(Debug, Clone, Copy)]
+struct Start {
+    line: u64,
+    offset: u64,
 }
 
 impl Reader {
-    fn framer(&mut self, framing: Framing) -> Framer {
+    fn framer(&mut self, framing: Framing, start: Start) -> Framer {
         self.framing = Some(framing);
         let limits = self.options.limits;
         match framing {
-            Framing::Sse => Framer::Sse(SseParser::new(limits.max_event_bytes)),
-            Framing::Lines => Framer::Lines(Lines::new(limits.max_event_bytes)),
-            Framing::Values => Framer::Values(crate::framing::JsonValues::new(
-                limits.max_event_bytes,
-                limits.max_depth.min(Limits::MAX_DEPTH),
-            )),
+            Framing::Sse => {
+                Framer::Sse(SseParser::new(limits.max_event_bytes).starting_at_line(start.line))
+            }
+            Framing::Lines => Framer::Lines(
+                Lines::new(limits.max_event_bytes).starting_at(start.line, start.offset),
+            ),
+            Framing::Values => Framer::Values(
+                crate::framing::JsonValues::new(
+                    limits.max_event_bytes,
+                    limits.max_depth.min(Limits::MAX_DEPTH),
+                )
+                .starting_at(start.offset),
+            ),
         }
+    }
+
+    /// Reports bytes of a broken BOM dropped from the start.
+    fn broken_bom(&mut self, len: usize) {
+        let c = self.normalizer.conversation_mut();
+        c.stats.invalid_utf8 += 1;
+        c.note_problem(Problem {
+            code: codes::INVALID_UTF8.to_owned(),
+            message: format!(
+                "The input starts with {len} byte{} of a broken byte-order mark, which {} dropped.",
+                if len == 1 { "" } else { "s" },
+                if len == 1 { "was" } else { "were" }
+            ),
+            line: Some(1),
+            offset: Some(0),
+        });
+    }
+
+    /// Reports the lines skipped before the stream.
+    fn skipped_noise(&mut self, noise: &Noise, skip: usize) {
+        let c = self.normalizer.conversation_mut();
+        c.stats.skipped_lines += noise.lines;
+        let excerpt = utf8_lossy(&noise.excerpt);
+        let excerpt = excerpt.trim();
+        let lines = if noise.lines == 1 {
+            "1 line".to_owned()
+        } else {
+            format!("{} lines", noise.lines)
+        };
+        c.note_problem(Problem {
+            code: codes::SKIPPED_LINES.to_owned(),
+            message: format!(
+                "Skipped {lines} before the stream (from line 1, up to line {}), in no format docstream reads; the first: {excerpt:?}.",
+                noise.newlines
+            ),
+            line: Some(1),
+            offset: Some(skip as u64),
+        });
+    }
+
+    /// Reports a line before the format was known that is not JSON: skipped, and
+    /// detection goes on with the next.
+    fn skipped_line(&mut self, p: &Payload<'_>) {
+        let c = self.normalizer.conversation_mut();
+        c.stats.skipped_lines += 1;
+        let excerpt: String = p.text.trim().chars().take(80).collect();
+        c.note_problem(Problem {
+            code: codes::SKIPPED_LINES.to_owned(),
+            message: format!(
+                "Skipped {} before the format was known: not JSON ({excerpt:?}).",
+                p.at
+            ),
+            line: p.at.line,
+            offset: Some(p.at.offset),
+        });
+    }
+
+    /// Counts and reports invalid UTF-8 in a payload's bytes.
+    fn invalid_utf8(&mut self, bytes: &[u8], line: Option<u64>, offset: Option<u64>) {
+        let (count, first) = invalid_utf8(bytes);
+        self.invalid_utf8_at(count, line, offset.map(|o| o + first as u64));
+    }
+
+    fn invalid_utf8_at(&mut self, count: u64, line: Option<u64>, offset: Option<u64>) {
+        let c = self.normalizer.conversation_mut();
+        c.stats.invalid_utf8 += count;
+        let place = match (line, offset) {
+            (Some(l), Some(o)) => format!("line {l}, byte {o}"),
+            (Some(l), None) => format!("line {l}"),
+            (None, Some(o)) => format!("byte {o}"),
+            (None, None) => "the input".to_owned(),
+        };
+        c.note_problem(Problem {
+            code: codes::INVALID_UTF8.to_owned(),
+            message: format!(
+                "{place}: {count} invalid UTF-8 sequence{} shown as U+FFFD.",
+                if count == 1 { "" } else { "s" }
+            ),
+            line,
+            offset,
+        });
     }
 
     fn set_format(&mut self, format: Format) {
@@ -266,6 +400,9 @@ impl Reader {
     fn sse(&mut self, item: SseItem) {
         match item {
             SseItem::Event(e) => {
+                if e.invalid_utf8 > 0 {
+                    self.invalid_utf8_at(e.invalid_utf8, Some(e.invalid_utf8_line), None);
+                }
                 let at = Location {
                     line: Some(e.line),
                     offset: 0,
@@ -295,6 +432,9 @@ impl Reader {
                 offset,
             } => {
                 let text = utf8_lossy(bytes);
+                if matches!(text, Cow::Owned(_)) {
+                    self.invalid_utf8(bytes, Some(number), Some(offset));
+                }
                 self.payload(Payload {
                     text: &text,
                     event: None,
@@ -318,6 +458,9 @@ impl Reader {
         match value {
             JsonValue::Complete { bytes, offset } => {
                 let text = utf8_lossy(bytes);
+                if matches!(text, Cow::Owned(_)) {
+                    self.invalid_utf8(bytes, None, Some(offset));
+                }
                 self.payload(Payload {
                     text: &text,
                     event: None,
@@ -354,6 +497,9 @@ impl Reader {
             };
             match format {
                 Some(format) => self.set_format(format),
+                None if self.framing == Some(Framing::Lines) && !is_json(p.text) => {
+                    return self.skipped_line(&p);
+                }
                 None => return self.normalizer.apply(Event::Unknown),
             }
         }
@@ -390,4 +536,9 @@ impl Reader {
             details: format!("{at}: nested deeper than {limit} levels (Limits::max_depth)."),
         }));
     }
+}
+
+/// True when `text` is one JSON value.
+fn is_json(text: &str) -> bool {
+    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }

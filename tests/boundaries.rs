@@ -232,6 +232,9 @@ fn malformed_line_in_the_middle() {
     assert_eq!(errs.len(), 1);
     assert_eq!(errs[0].0, "MALFORMED_JSON");
     assert!(errs[0].1.contains("line 2"), "{}", errs[0].1);
+    // The bad line does not cut the prose around it in two (issue 17): its error
+    // document follows the text.
+    assert_eq!(docs(got.conversation())[0].text(), "One. Two.");
     let Meta::Error(e) = &docs(got.conversation())[1].meta else {
         panic!("error second")
     };
@@ -240,7 +243,6 @@ fn malformed_line_in_the_middle() {
         "the parser's message is kept: {}",
         e.details
     );
-    assert_eq!(docs(got.conversation())[2].text(), " Two.");
     assert_eq!(
         got.conversation().responses().next().unwrap().status,
         ResponseStatus::Completed
@@ -277,8 +279,9 @@ fn oversized_line_is_refused_and_reading_goes_on() {
             .iter()
             .map(|d| d.text().to_owned())
             .collect();
-        assert_eq!(texts.first().map(String::as_str), Some("A"));
-        assert_eq!(texts.last().map(String::as_str), Some("B"));
+        // The text goes on around the refused line; the error follows it.
+        assert_eq!(texts.first().map(String::as_str), Some("AB"));
+        assert_eq!(texts.len(), 2, "{texts:?}");
     }
 }
 

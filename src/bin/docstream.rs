@@ -20,7 +20,7 @@ use docstream::convert::request::{self, Dialect};
 use docstream::render::HtmlView;
 use docstream::render::labels::Locale;
 use docstream::render::patch::PageModel;
-use docstream::render::{RenderOptions, page, progress};
+use docstream::render::{RenderOptions, page, progress, render_conversation};
 use docstream::{DocStream, Format, Options};
 
 const USAGE: &str =
@@ -46,6 +46,24 @@ const USAGE: &str =
   --locale    language of labels: en (default) or de
   --format    one of: auto (default), ";
 
+/// Why the CLI stops: each has its exit code.
+enum Failure {
+    /// `--help`: usage on stdout, exit 0.
+    Help,
+    /// `--version`: the version on stdout, exit 0.
+    Version,
+    /// A wrong command line: message and usage on stderr, exit 2.
+    Usage(String),
+    /// Anything else (unreadable or unrecognised input): message on stderr, exit 1.
+    Failed(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Failed(message)
+    }
+}
+
 struct Args {
     command: String,
     format: Option<Format>,
@@ -65,7 +83,14 @@ fn usage() -> String {
     )
 }
 
-fn parse_args() -> Result<Args, String> {
+fn parse_args() -> Result<Args, Failure> {
+    parse_args_inner().map_err(|e| match e {
+        Failure::Failed(m) => Failure::Usage(m),
+        other => other,
+    })
+}
+
+fn parse_args_inner() -> Result<Args, Failure> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_env();
     let (mut command, mut format, mut chunk, mut input) = (None, None, None, None);
@@ -89,7 +114,7 @@ fn parse_args() -> Result<Args, String> {
                     .parse()
                     .map_err(|e| format!("--chunk: {e}"))?;
                 if n == 0 {
-                    return Err("--chunk must be at least 1".to_owned());
+                    return Err("--chunk must be at least 1".to_owned().into());
                 }
                 chunk = Some(n);
             }
@@ -131,36 +156,34 @@ fn parse_args() -> Result<Args, String> {
                 );
             }
             Long("json") => json = true,
-            Long("help") | Short('h') => return Err(usage()),
+            Long("help") | Short('h') => return Err(Failure::Help),
+            Long("version") | Short('V') => return Err(Failure::Version),
             Value(v) if command.is_none() => command = Some(v.string().map_err(|e| e.to_string())?),
             Value(v) if input.is_none() => input = Some(v.string().map_err(|e| e.to_string())?),
-            other => return Err(other.unexpected().to_string()),
+            other => return Err(other.unexpected().to_string().into()),
         }
     }
-    let command = command.ok_or_else(usage)?;
+    let command = command.ok_or_else(|| format!("missing command\n{}", usage()))?;
+    if command == "help" {
+        return Err(Failure::Help);
+    }
     if !matches!(
         command.as_str(),
         "json" | "html" | "text" | "convert" | "list" | "export"
     ) {
-        return Err(format!("unknown command {command:?}\n{}", usage()));
+        return Err(format!("unknown command {command:?}\n{}", usage()).into());
     }
     if command == "convert" && to.is_none() {
-        return Err(format!(
-            "convert needs --to openai or --to anthropic\n{}",
-            usage()
-        ));
+        return Err(format!("convert needs --to openai or --to anthropic\n{}", usage()).into());
     }
     if command != "convert" && to.is_some() {
-        return Err(format!("--to is an option of convert only\n{}", usage()));
+        return Err(format!("--to is an option of convert only\n{}", usage()).into());
     }
     if command == "export" && out.is_none() {
-        return Err(format!("export needs --out DIR\n{}", usage()));
+        return Err(format!("export needs --out DIR\n{}", usage()).into());
     }
     if conversation.is_some() && !matches!(command.as_str(), "json" | "html") {
-        return Err(format!(
-            "--conversation is an option of json and html\n{}",
-            usage()
-        ));
+        return Err(format!("--conversation is an option of json and html\n{}", usage()).into());
     }
     let input =
         input.ok_or_else(|| format!("missing FILE (or - for standard input)\n{}", usage()))?;
@@ -188,15 +211,122 @@ fn read_input(path: &str) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
 }
 
-fn run() -> Result<(), String> {
+/// The input's name for messages.
+fn display_name(path: &str) -> &str {
+    if path == "-" { "standard input" } else { path }
+}
+
+/// Bytes read from the input at a time: the input is never held whole, so memory is
+/// the conversation and its output.
+const READ_SIZE: usize = 64 << 10;
+
+/// Reads the input into the stream (in `chunk`-byte pushes when given), returning
+/// the byte count and whether it looked binary (a NUL byte in its first 8 KiB).
+fn read_into(
+    path: &str,
+    chunk: Option<usize>,
+    stream: &mut DocStream,
+    mut each: impl FnMut(&mut DocStream),
+) -> Result<(u64, bool), String> {
+    let name = display_name(path);
+    let mut reader: Box<dyn Read> = if path == "-" {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?)
+    };
+    let mut buf = vec![0u8; READ_SIZE];
+    let (mut total, mut binary) = (0u64, false);
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("cannot read {name}: {e}")),
+        };
+        if total < 8192 {
+            let head = &buf[..n.min(8192 - total as usize)];
+            binary |= head.contains(&0);
+        }
+        total += n as u64;
+        for piece in buf[..n].chunks(chunk.unwrap_or(n)) {
+            stream.push(piece).map_err(|e| e.to_string())?;
+            each(stream);
+        }
+    }
+    Ok((total, binary))
+}
+
+/// What docstream expects, for messages about input it cannot read.
+fn expected() -> String {
+    format!(
+        "expected a transcript: Server-Sent Events, NDJSON lines or a JSON value in one of the formats {}",
+        Format::NAMES.join(", ")
+    )
+}
+
+/// One line on what was read with problems, or `None` when nothing went wrong.
+fn summary(name: &str, c: &docstream::model::Conversation) -> Option<String> {
+    let s = &c.stats;
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut parts = Vec::new();
+    if s.bad_events > 0 {
+        parts.push(plural(
+            s.bad_events,
+            "malformed or oversized event (an error document)",
+            "malformed or oversized events (error documents)",
+        ));
+    }
+    if s.skipped_lines > 0 {
+        parts.push(plural(
+            s.skipped_lines,
+            "line skipped before the stream",
+            "lines skipped before the stream",
+        ));
+    }
+    if s.invalid_utf8 > 0 {
+        parts.push(plural(
+            s.invalid_utf8,
+            "invalid UTF-8 sequence",
+            "invalid UTF-8 sequences",
+        ));
+    }
+    if s.unknown_values > 0 {
+        parts.push(plural(s.unknown_values, "unknown value", "unknown values"));
+    }
+    if s.unknown_events > 0 {
+        parts.push(plural(
+            s.unknown_events,
+            "event not understood",
+            "events not understood",
+        ));
+    }
+    let cut_off = c.documents().any(|d| {
+        matches!(&d.meta, docstream::model::Meta::Error(e) if e.error_code == docstream::error::codes::CUT_OFF)
+    });
+    if cut_off {
+        parts.push("the stream was cut off".to_owned());
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{name}: read {} ({}); {}",
+        plural(s.events, "event", "events"),
+        c.format.as_deref().unwrap_or("?"),
+        parts.join(", ")
+    ))
+}
+
+fn run() -> Result<(), Failure> {
     let args = parse_args()?;
     if args.command == "list" || args.command == "export" || args.conversation.is_some() {
-        return store(&args);
+        return Ok(store(&args)?);
     }
-    let bytes = read_input(&args.input)?;
     if let Some(to) = args.to {
-        return convert(&bytes, to, &args.input);
+        let bytes = read_input(&args.input)?;
+        return Ok(convert(&bytes, to, &args.input)?);
     }
+    let name = display_name(&args.input);
     let mut stream = DocStream::new(Options {
         format: args.format,
         ..Options::default()
@@ -209,23 +339,31 @@ fn run() -> Result<(), String> {
     let mut view = HtmlView::new(options.clone());
     let mut page_model = PageModel::new();
     let incremental = args.command == "html" && args.chunk.is_some();
-    for chunk in bytes.chunks(args.chunk.unwrap_or(bytes.len().max(1))) {
-        stream.push(chunk).map_err(|e| e.to_string())?;
+    let mut apply = |stream: &mut DocStream| {
         if incremental {
             let changes = stream.take_changes();
             for p in view.update(stream.conversation(), &changes) {
                 page_model.apply(&p);
             }
         }
-    }
+    };
+    let (total, binary) = read_into(&args.input, args.chunk, &mut stream, &mut apply)?;
     stream.finish().map_err(|e| e.to_string())?;
-    if incremental {
-        let changes = stream.take_changes();
-        for p in view.update(stream.conversation(), &changes) {
-            page_model.apply(&p);
-        }
+    apply(&mut stream);
+    if total == 0 {
+        return Err(format!("{name} is empty; {}", expected()).into());
     }
-    let mut out = io::stdout().lock();
+    if stream.format().is_none() {
+        let what = if binary {
+            "looks like binary data"
+        } else {
+            "is not in a format docstream reads"
+        };
+        return Err(format!("{name} {what}; {}", expected()).into());
+    }
+    let conversation = stream.conversation();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let w = |e: io::Error| Failure::Failed(format!("cannot write the output: {e}"));
     match args.command.as_str() {
         "html" => {
             let title = if args.input == "-" {
@@ -233,21 +371,38 @@ fn run() -> Result<(), String> {
             } else {
                 &args.input
             };
-            let html = if incremental {
-                page::wrap_page(&page_model.html(), title, options.locale)
+            let body = if incremental {
+                page_model.html()
             } else {
-                page::render_page(stream.conversation(), title, &options)
+                render_conversation(conversation, &options)
             };
-            return out.write_all(html.as_bytes()).map_err(|e| e.to_string());
+            write_page(&mut out, &body, title, options.locale).map_err(w)?;
         }
         "text" => {
-            let text = progress::progress_lines(stream.conversation(), args.locale);
-            return out.write_all(text.as_bytes()).map_err(|e| e.to_string());
+            let text = progress::progress_lines(conversation, args.locale);
+            out.write_all(text.as_bytes()).map_err(w)?;
         }
-        _ => {}
+        _ => {
+            serde_json::to_writer_pretty(&mut out, conversation)
+                .map_err(|e| Failure::Failed(e.to_string()))?;
+            writeln!(out).map_err(w)?;
+        }
     }
-    serde_json::to_writer_pretty(&mut out, stream.conversation()).map_err(|e| e.to_string())?;
-    writeln!(out).map_err(|e| e.to_string())
+    out.flush().map_err(w)?;
+    if let Some(line) = summary(name, conversation) {
+        eprintln!("docstream: {line}");
+    }
+    Ok(())
+}
+
+/// Writes the standalone page around `body`, as [`page::wrap_page`] makes it, without
+/// a second copy of the body in memory.
+fn write_page(out: &mut impl Write, body: &str, title: &str, locale: Locale) -> io::Result<()> {
+    let shell = page::wrap_page("", title, locale);
+    let at = shell.rfind("</body>").unwrap_or(shell.len());
+    out.write_all(&shell.as_bytes()[..at])?;
+    out.write_all(body.as_bytes())?;
+    out.write_all(&shell.as_bytes()[at..])
 }
 
 /// `list`, `export`, and `json|html --conversation`: glue over `docstream::library`.
@@ -342,7 +497,22 @@ fn convert(bytes: &[u8], to: Dialect, name: &str) -> Result<(), String> {
 fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
+        Err(Failure::Help) => {
+            println!("{}", usage());
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Version) => {
+            println!("docstream {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("docstream: {message}");
+            if !message.contains("usage:") {
+                eprintln!("Try 'docstream --help'.");
+            }
+            ExitCode::from(2)
+        }
+        Err(Failure::Failed(message)) => {
             eprintln!("docstream: {message}");
             ExitCode::FAILURE
         }

@@ -10,19 +10,42 @@ use super::{Format, Framing};
 
 /// Decides the framing from the first bytes, incrementally (each byte is looked at
 /// once, so a long first line costs linear time).
+///
+/// Lines before the stream that are in no format (a wrapper's `Warning: proxy
+/// configured`, a shell banner) are skipped: detection starts again on the next line,
+/// up to [`MAX_NOISE_LINES`] lines and [`MAX_NOISE_BYTES`] bytes of them.
 #[derive(Debug, Clone, Default)]
 pub struct FramingDetector {
     /// Bytes seen.
     seen: usize,
-    /// First non-blank byte, once seen.
+    /// First non-blank byte of the current line, once seen.
     first: Option<u8>,
-    /// For SSE: the first line's bytes, up to a field name's length.
+    /// For SSE: the current line's bytes, up to a field name's length.
     head: Vec<u8>,
     depth: usize,
     in_string: bool,
     escaped: bool,
     /// The first JSON value closed (a line must then end with only blanks after it).
     closed: bool,
+    /// Inside a line that is in no format, until its LF.
+    in_noise: bool,
+    /// LFs seen.
+    newlines: u64,
+    /// What was skipped.
+    noise: Noise,
+}
+
+/// The lines skipped before the stream.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Noise {
+    /// Lines skipped.
+    pub lines: u64,
+    /// Bytes up to the end of the last skipped line (with its LF).
+    pub bytes: usize,
+    /// Lines (counting blank ones) up to there.
+    pub newlines: u64,
+    /// The start of the first skipped line, for the message.
+    pub excerpt: Vec<u8>,
 }
 
 /// What the detector knows.
@@ -39,6 +62,12 @@ pub enum Detection {
 /// A first line longer than this without closing its JSON value is taken as a whole
 /// JSON value.
 const MAX_FIRST_LINE: usize = 1 << 20;
+/// At most this many lines in no format are skipped before the stream.
+pub const MAX_NOISE_LINES: u64 = 64;
+/// At most this many bytes of lines in no format are skipped before the stream.
+pub const MAX_NOISE_BYTES: usize = 64 << 10;
+/// Bytes of the first skipped line kept for the message.
+const EXCERPT: usize = 80;
 
 const SSE_FIELDS: [&[u8]; 5] = [b"event", b"data", b"id", b"retry", b""];
 
@@ -47,6 +76,15 @@ impl FramingDetector {
     pub fn feed(&mut self, bytes: &[u8], at_end: bool) -> Detection {
         for &b in bytes {
             self.seen += 1;
+            if b == b'\n' {
+                self.newlines += 1;
+            }
+            if self.in_noise {
+                if let Some(d) = self.noise_byte(b) {
+                    return d;
+                }
+                continue;
+            }
             let Some(first) = self.first else {
                 if b.is_ascii_whitespace() {
                     continue;
@@ -56,7 +94,7 @@ impl FramingDetector {
                     self.depth = 1;
                 } else {
                     self.head.push(b);
-                    if let Some(d) = self.sse_decision(false) {
+                    if let Some(d) = self.sse_byte(b) {
                         return d;
                     }
                 }
@@ -64,7 +102,7 @@ impl FramingDetector {
             };
             if matches!(first, b'{' | b'[') {
                 // Checked per byte, so that the decision does not depend on chunking.
-                if self.seen > MAX_FIRST_LINE {
+                if self.seen - self.noise.bytes > MAX_FIRST_LINE {
                     return Detection::Framing(Framing::Values);
                 }
                 if let Some(d) = self.json_byte(b) {
@@ -72,18 +110,64 @@ impl FramingDetector {
                 }
             } else {
                 self.head.push(b);
-                if let Some(d) = self.sse_decision(false) {
+                if let Some(d) = self.sse_byte(b) {
                     return d;
                 }
             }
         }
         match self.first {
+            _ if self.in_noise && at_end => Detection::Unknown,
+            None if at_end && self.noise.lines > 0 => Detection::Unknown,
             None => Detection::Undecided,
             Some(b'{' | b'[') if at_end => Detection::Framing(Framing::Values),
             Some(b'{' | b'[') => Detection::Undecided,
             Some(_) if at_end => self.sse_decision(true).unwrap_or(Detection::Unknown),
             Some(_) => Detection::Undecided,
         }
+    }
+
+    /// What was skipped before the stream.
+    pub fn noise(&self) -> &Noise {
+        &self.noise
+    }
+
+    /// The SSE decision after a byte of a line that does not start JSON: a line that
+    /// is not SSE starts skipping.
+    fn sse_byte(&mut self, b: u8) -> Option<Detection> {
+        match self.sse_decision(false)? {
+            Detection::Unknown => {
+                self.in_noise = true;
+                self.noise_byte(b)
+            }
+            d => Some(d),
+        }
+    }
+
+    /// A byte of a line being skipped.
+    fn noise_byte(&mut self, b: u8) -> Option<Detection> {
+        if self.noise.lines == 0 {
+            if !self.head.is_empty() {
+                // The line so far, `b` included.
+                self.noise.excerpt.append(&mut self.head);
+                if b == b'\n' {
+                    self.noise.excerpt.pop();
+                }
+            } else if self.noise.excerpt.len() < EXCERPT && b != b'\n' {
+                self.noise.excerpt.push(b);
+            }
+        }
+        if b == b'\n' {
+            self.noise.lines += 1;
+            self.noise.bytes = self.seen;
+            self.noise.newlines = self.newlines;
+            self.in_noise = false;
+            self.first = None;
+            self.head.clear();
+            if self.noise.lines > MAX_NOISE_LINES {
+                return Some(Detection::Unknown);
+            }
+        }
+        (self.in_noise && self.seen > MAX_NOISE_BYTES).then_some(Detection::Unknown)
     }
 
     fn json_byte(&mut self, b: u8) -> Option<Detection> {
@@ -446,5 +530,25 @@ mod tests {
         assert_eq!(detect(b"data"), Detection::Framing(Framing::Sse));
         assert_eq!(detect(b"hello world"), Detection::Unknown);
         assert_eq!(detect(b"dat"), Detection::Unknown);
+    }
+
+    #[test]
+    fn lines_in_no_format_are_skipped() {
+        let input = b"Warning: proxy\n\nbanner\n{\"a\":1}\n";
+        let mut d = FramingDetector::default();
+        assert_eq!(d.feed(input, false), Detection::Framing(Framing::Lines));
+        assert_eq!(d.noise().lines, 2);
+        assert_eq!(d.noise().newlines, 3);
+        assert_eq!(d.noise().bytes, 23);
+        assert_eq!(d.noise().excerpt, b"Warning: proxy");
+        assert_eq!(
+            detect(b"Warning\ndata: x\n\n"),
+            Detection::Framing(Framing::Sse)
+        );
+        assert_eq!(detect(b"a\nb\nc\n"), Detection::Unknown);
+        let many = "noise\n".repeat(MAX_NOISE_LINES as usize + 1) + "{}\n";
+        assert_eq!(detect(many.as_bytes()), Detection::Unknown);
+        let long = "x".repeat(MAX_NOISE_BYTES + 1) + "\n{}\n";
+        assert_eq!(detect(long.as_bytes()), Detection::Unknown);
     }
 }

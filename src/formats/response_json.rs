@@ -4,7 +4,8 @@
 use serde::Deserialize;
 
 use super::{Adapter, Payload, parse};
-use crate::model::{Conversation, Response, Turn};
+use crate::error::codes;
+use crate::model::{Conversation, Problem, Response, Turn, unknown};
 use crate::normalize::{Event, Normalizer};
 
 #[derive(Deserialize)]
@@ -19,7 +20,30 @@ pub(crate) struct ResponseJson;
 
 impl Adapter for ResponseJson {
     fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
-        let Some(saved) = parse::<Saved>(&p, n) else {
+        unknown::take(); // anything noted before this value is not its own
+        let saved = parse::<Saved>(&p, n);
+        let (count, names) = unknown::take();
+        if count > 0 {
+            let c = n.conversation_mut();
+            c.stats.unknown_values += count;
+            c.note_problem(Problem {
+                code: codes::UNKNOWN_VALUE.to_owned(),
+                message: format!(
+                    "{}: {count} value{} docstream does not know, kept as unknown: {}{}.",
+                    p.at,
+                    if count == 1 { "" } else { "s" },
+                    names.join(", "),
+                    if count > names.len() as u64 {
+                        " …"
+                    } else {
+                        ""
+                    }
+                ),
+                line: p.at.line,
+                offset: Some(p.at.offset),
+            });
+        }
+        let Some(saved) = saved else {
             return;
         };
         match saved {

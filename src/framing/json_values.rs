@@ -64,6 +64,12 @@ impl JsonValues {
         }
     }
 
+    /// The same framer for a stream whose first byte is at `offset`.
+    pub fn starting_at(mut self, offset: u64) -> JsonValues {
+        self.pos = offset;
+        self
+    }
+
     /// Frames a chunk, calling `out` for each value that closes in it.
     pub fn push(&mut self, chunk: &[u8], out: &mut impl FnMut(Value<'_>)) {
         let mut from = 0; // start of the unheld part of `chunk` belonging to the value

@@ -51,6 +51,14 @@ impl Lines {
         }
     }
 
+    /// The same framer for a stream whose first byte is at `offset`, on line `number`
+    /// (after lines skipped before it).
+    pub fn starting_at(mut self, number: u64, offset: u64) -> Lines {
+        self.number = number;
+        self.line_start = offset;
+        self
+    }
+
     /// Bytes held for the unfinished line.
     pub fn buffered(&self) -> usize {
         self.buf.len()

@@ -21,3 +21,17 @@ pub fn utf8_lossy(bytes: &[u8]) -> Cow<'_, str> {
         Err(_) => String::from_utf8_lossy(bytes),
     }
 }
+
+/// The number of invalid UTF-8 sequences in `bytes` (each becomes one U+FFFD), and
+/// the offset of the first.
+pub fn invalid_utf8(bytes: &[u8]) -> (u64, usize) {
+    let first = match std::str::from_utf8(bytes) {
+        Ok(_) => return (0, 0),
+        Err(e) => e.valid_up_to(),
+    };
+    let count = bytes[first..]
+        .utf8_chunks()
+        .filter(|c| !c.invalid().is_empty())
+        .count();
+    (count as u64, first)
+}

@@ -18,6 +18,10 @@ pub struct SseEvent {
     pub last_event_id: String,
     /// Line number of the blank line that dispatched it (1-based).
     pub line: u64,
+    /// Invalid UTF-8 sequences in its lines (each shown as U+FFFD).
+    pub invalid_utf8: u64,
+    /// The first line holding one (0 when there is none).
+    pub invalid_utf8_line: u64,
 }
 
 /// What the parser hands out.
@@ -52,6 +56,9 @@ pub struct SseParser {
     /// Dropping the rest of an oversized line or event.
     oversized_line: bool,
     oversized_event: bool,
+    /// Invalid UTF-8 in the event's lines so far, and the first line holding it.
+    invalid_utf8: u64,
+    invalid_utf8_line: u64,
 }
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -71,7 +78,16 @@ impl SseParser {
             max,
             oversized_line: false,
             oversized_event: false,
+            invalid_utf8: 0,
+            invalid_utf8_line: 0,
         }
+    }
+
+    /// The same parser for a stream whose first line is line `number` (after lines
+    /// skipped before it).
+    pub fn starting_at_line(mut self, number: u64) -> SseParser {
+        self.line_no = number;
+        self
     }
 
     /// The last event ID (updated when a block is dispatched).
@@ -151,17 +167,19 @@ impl SseParser {
         if self.line.len() + bytes.len() > self.max {
             self.oversized_line = true;
             self.line.clear();
-            self.refuse_event(out);
+            self.refuse_event(self.line_no, out);
             return;
         }
         self.line.extend_from_slice(bytes);
     }
 
-    fn refuse_event(&mut self, out: &mut impl FnMut(SseItem)) {
+    /// Drops the event being read, reporting it at `line` (the line that made it too
+    /// large, whichever chunk it came in).
+    fn refuse_event(&mut self, line: u64, out: &mut impl FnMut(SseItem)) {
         if !self.oversized_event {
             self.oversized_event = true;
             self.data = String::new();
-            out(SseItem::TooLarge { line: self.line_no });
+            out(SseItem::TooLarge { line });
         }
     }
 
@@ -169,7 +187,7 @@ impl SseParser {
         let number = self.line_no;
         self.line_no += 1;
         if line.len() > self.max {
-            self.refuse_event(out);
+            self.refuse_event(number, out);
             return;
         }
         if line.is_empty() {
@@ -178,6 +196,13 @@ impl SseParser {
         }
         if line[0] == b':' {
             return;
+        }
+        let (bad, _) = super::invalid_utf8(line);
+        if bad > 0 && !self.oversized_event {
+            if self.invalid_utf8 == 0 {
+                self.invalid_utf8_line = number;
+            }
+            self.invalid_utf8 += bad;
         }
         let line = utf8_lossy(line);
         let (field, value) = match line.find(':') {
@@ -194,7 +219,7 @@ impl SseParser {
                     return;
                 }
                 if self.data.len() + value.len() + 1 > self.max {
-                    self.refuse_event(out);
+                    self.refuse_event(number, out);
                     return;
                 }
                 self.data.push_str(value);
@@ -212,6 +237,8 @@ impl SseParser {
 
     fn dispatch(&mut self, line: u64, out: &mut impl FnMut(SseItem)) {
         self.last_event_id.clone_from(&self.id_buffer);
+        let invalid_utf8 = std::mem::take(&mut self.invalid_utf8);
+        let invalid_utf8_line = std::mem::take(&mut self.invalid_utf8_line);
         if std::mem::take(&mut self.oversized_event) || self.data.is_empty() {
             self.data.clear();
             self.event_type.clear();
@@ -228,6 +255,8 @@ impl SseParser {
             data,
             last_event_id: self.last_event_id.clone(),
             line,
+            invalid_utf8,
+            invalid_utf8_line,
         }));
     }
 }

@@ -178,6 +178,45 @@ pub struct Stats {
     pub unknown_events: u64,
     /// Events that became `error` documents (malformed, oversized, too deep).
     pub bad_events: u64,
+    /// Lines before the stream that were in no format (a wrapper's banner, a shell's
+    /// warning) and were skipped while the format was detected.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub skipped_lines: u64,
+    /// Invalid UTF-8 sequences, each shown as U+FFFD.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub invalid_utf8: u64,
+    /// Values of a saved response docstream does not know (a new todo status, a new
+    /// document type), kept as `unknown` statuses and generic documents.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unknown_values: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// A problem with the input that lost nothing but is worth saying: skipped lines,
+/// invalid UTF-8, unknown values. Where it was is given as a line and a byte offset
+/// where the framing knows them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Problem {
+    /// `SKIPPED_LINES`, `INVALID_UTF8` or `UNKNOWN_VALUE`.
+    pub code: String,
+    /// What and where, for a person.
+    pub message: String,
+    /// 1-based line (NDJSON line, SSE line), where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+    /// Byte offset in the stream, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset: Option<u64>,
+}
+
+impl Problem {
+    /// At most this many problems are listed; the counters in [`Stats`] go on.
+    pub const MAX_LISTED: usize = 100;
 }
 
 /// The whole state: every turn of the conversation.
@@ -192,9 +231,19 @@ pub struct Conversation {
     pub turns: Vec<Turn>,
     /// Counters.
     pub stats: Stats,
+    /// Problems with the input that lost nothing (the first [`Problem::MAX_LISTED`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<Problem>,
 }
 
 impl Conversation {
+    /// Lists a problem (up to [`Problem::MAX_LISTED`]).
+    pub fn note_problem(&mut self, problem: Problem) {
+        if self.problems.len() < Problem::MAX_LISTED {
+            self.problems.push(problem);
+        }
+    }
+
     /// The responses, in order.
     pub fn responses(&self) -> impl Iterator<Item = &ChatResponse> {
         self.turns.iter().filter_map(|t| match t {

@@ -5,7 +5,6 @@
 //! seeds do not name (see SPEC §3) are optional and left out when absent, so a response
 //! in seed 000's shape round-trips unchanged.
 
-use serde::de::Error as _;
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
@@ -312,6 +311,11 @@ pub struct ToolCallMeta {
         skip_serializing_if = "Option::is_none"
     )]
     pub duration_ms: Option<u64>,
+    /// Set on a generic document: one of a type docstream does not know (from a saved
+    /// response), kept with this type name, its metadata as `arguments` and its content
+    /// as the result, and written back as it came.
+    #[serde(skip)]
+    pub document_type: Option<String>,
 }
 
 impl Default for ToolCallMeta {
@@ -322,6 +326,23 @@ impl Default for ToolCallMeta {
             arguments: empty_object(),
             result: None,
             duration_ms: None,
+            document_type: None,
+        }
+    }
+}
+
+impl ToolCallMeta {
+    /// A generic document: a type docstream does not know, kept whole.
+    pub fn generic(doc_type: &str, metadata: Value, content: Option<&str>) -> ToolCallMeta {
+        ToolCallMeta {
+            tool_name: doc_type.to_owned(),
+            arguments: metadata,
+            result: content.map(|c| ToolResult {
+                status: CallStatus::Success,
+                data: Value::String(c.to_owned()),
+            }),
+            document_type: Some(doc_type.to_owned()),
+            ..ToolCallMeta::default()
         }
     }
 }
@@ -391,6 +412,9 @@ pub enum TodoStatus {
     Completed,
     /// Dropped.
     Cancelled,
+    /// A status docstream does not know (from a saved response written by a newer
+    /// version), counted in `stats.unknownValues`.
+    Unknown,
 }
 
 impl TodoStatus {
@@ -409,6 +433,7 @@ impl TodoStatus {
             "inprogress" | "active" | "running" | "started" => TodoStatus::InProgress,
             "completed" | "complete" | "done" | "finished" => TodoStatus::Completed,
             "cancelled" | "canceled" | "skipped" => TodoStatus::Cancelled,
+            "unknown" => TodoStatus::Unknown,
             _ => return None,
         })
     }
@@ -420,6 +445,7 @@ impl TodoStatus {
             TodoStatus::InProgress => "in_progress",
             TodoStatus::Completed => "completed",
             TodoStatus::Cancelled => "cancelled",
+            TodoStatus::Unknown => "unknown",
         }
     }
 }
@@ -427,7 +453,10 @@ impl TodoStatus {
 impl<'de> Deserialize<'de> for TodoStatus {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = std::borrow::Cow::<str>::deserialize(d)?;
-        TodoStatus::parse(&s).ok_or_else(|| D::Error::custom(format!("unknown todo status {s:?}")))
+        Ok(TodoStatus::parse(&s).unwrap_or_else(|| {
+            super::unknown::note(format!("todo status {s:?}"));
+            TodoStatus::Unknown
+        }))
     }
 }
 
@@ -593,6 +622,19 @@ impl Serialize for Document {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut st = s.serialize_struct("Document", 5)?;
         st.serialize_field("id", &self.id)?;
+        if let Meta::ToolCall(ToolCallMeta {
+            document_type: Some(t),
+            arguments,
+            ..
+        }) = &self.meta
+        {
+            // A generic document, written back as it came.
+            st.serialize_field("type", t)?;
+            st.serialize_field("sequence", &self.sequence)?;
+            st.serialize_field("content", &self.content)?;
+            st.serialize_field("metadata", arguments)?;
+            return st.end();
+        }
         st.serialize_field("type", self.doc_type().as_str())?;
         st.serialize_field("sequence", &self.sequence)?;
         st.serialize_field("content", &self.content)?;
@@ -628,13 +670,36 @@ impl<'de> Deserialize<'de> for Document {
             metadata: Option<Value>,
         }
         let raw = Raw::deserialize(d)?;
-        let doc_type = DocumentType::parse(&raw.doc_type)
-            .ok_or_else(|| D::Error::custom(format!("unknown document type {:?}", raw.doc_type)))?;
         let metadata = match raw.metadata {
             Some(Value::Null) | None => Value::Object(serde_json::Map::new()),
             Some(v) => v,
         };
-        let meta = meta_from_value(doc_type, metadata).map_err(D::Error::custom)?;
+        // A type docstream does not know, or metadata it cannot read (a value of a newer
+        // version), is kept as a generic document and counted; the rest still loads.
+        let meta = match DocumentType::parse(&raw.doc_type) {
+            Some(doc_type) => match meta_from_value(doc_type, metadata.clone()) {
+                Ok(meta) => meta,
+                Err(e) => {
+                    super::unknown::note(format!(
+                        "metadata of the {} document {:?} ({e})",
+                        raw.doc_type, raw.id
+                    ));
+                    Meta::ToolCall(ToolCallMeta::generic(
+                        &raw.doc_type,
+                        metadata,
+                        raw.content.as_deref(),
+                    ))
+                }
+            },
+            None => {
+                super::unknown::note(format!("document type {:?}", raw.doc_type));
+                Meta::ToolCall(ToolCallMeta::generic(
+                    &raw.doc_type,
+                    metadata,
+                    raw.content.as_deref(),
+                ))
+            }
+        };
         Ok(Document {
             id: raw.id,
             sequence: raw.sequence,

@@ -4,11 +4,12 @@
 mod changes;
 mod conversation;
 mod document;
+pub(crate) mod unknown;
 
 pub use changes::{Changes, DocChange, DocKey};
 pub use conversation::{
-    Attachment, ChatResponse, Conversation, Response, ResponseMetadata, ResponseStatus, Stats,
-    Turn, Usage, UserTurn,
+    Attachment, ChatResponse, Conversation, Problem, Response, ResponseMetadata, ResponseStatus,
+    Stats, Turn, Usage, UserTurn,
 };
 pub use document::{
     CallStatus, ClarificationMeta, ClarificationOption, ClarificationQuestion, CodeBlockMeta,

@@ -151,6 +151,30 @@ impl Builder {
         key
     }
 
+    /// Appends a complete document to the last turn, a response that has ended.
+    pub(crate) fn add_to_last(&mut self, content: Option<String>, meta: Meta) {
+        let id = self.next_doc_id();
+        let turn = self.conv.turns.len() - 1;
+        let Turn::Assistant(r) = &mut self.conv.turns[turn] else {
+            return;
+        };
+        let index = r.documents.len();
+        r.documents.push(Document {
+            id,
+            sequence: index as u32 + 1,
+            content,
+            meta,
+        });
+        let key = DocKey { turn, index };
+        self.changes.doc(key, DocChange::Inserted);
+        self.changes.close(key);
+    }
+
+    /// True while a prose or code document is open.
+    pub(crate) fn prose_open(&self) -> bool {
+        self.text.is_some() || self.code.is_some()
+    }
+
     /// Appends a document that will grow (prose, code, thinking, an explicit document)
     /// until [`close`](Self::close) says it ended.
     pub(crate) fn add_growing(

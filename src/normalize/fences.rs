@@ -73,6 +73,11 @@ impl FenceSplitter {
         matches!(self.mode, Mode::Code { .. })
     }
 
+    /// True while inside a fence or holding the start of a line.
+    pub(crate) fn holds_text(&self) -> bool {
+        self.in_code() || !self.line.is_empty()
+    }
+
     /// Feeds one delta.
     pub(crate) fn feed(&mut self, mut s: &str, sink: &mut impl Sink) {
         while !s.is_empty() {

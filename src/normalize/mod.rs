@@ -46,6 +46,10 @@ pub struct Normalizer {
     explicit: HashMap<String, DocKey>,
     /// A tool result came since the model last spoke: its next output is a new turn.
     after_tool_result: bool,
+    /// Stream errors (a malformed line …) that came while prose, code or thinking was
+    /// open: written when that segment ends, so that a bad line inside a fence does not
+    /// close the fence.
+    deferred: Vec<ErrorInfo>,
 }
 
 impl Normalizer {
@@ -274,6 +278,9 @@ impl Normalizer {
                 self.b.response();
                 self.end_response(status);
             }
+            Event::Error(info) if is_stream_error(&info.code) && self.segment_open() => {
+                self.deferred.push(info);
+            }
             Event::Error(info) => {
                 self.end_segment();
                 self.error(info);
@@ -368,10 +375,19 @@ impl Normalizer {
     }
 
     /// Closes prose (flushing held text) and thinking: the next output starts anew.
+    /// Stream errors held while they were open are written after them.
     fn end_segment(&mut self) {
         self.splitter.close(&mut self.b);
         self.b.end_prose();
         self.end_thinking();
+        for info in std::mem::take(&mut self.deferred) {
+            self.error(info);
+        }
+    }
+
+    /// True while prose, code or thinking is open (more of it may come).
+    fn segment_open(&self) -> bool {
+        self.thinking.is_some() || self.b.prose_open() || self.splitter.holds_text()
     }
 
     fn end_thinking(&mut self) {
@@ -398,16 +414,23 @@ impl Normalizer {
     }
 
     fn error(&mut self, info: ErrorInfo) {
-        self.b.conv.stats.bad_events += u64::from(is_stream_error(&info.code));
-        self.b.add(
-            None,
-            Some(info.message),
-            Meta::Error(ErrorMeta {
-                error_code: info.code,
-                source: info.source,
-                details: info.details,
-            }),
-        );
+        let stream_error = is_stream_error(&info.code);
+        self.b.conv.stats.bad_events += u64::from(stream_error);
+        let content = Some(info.message);
+        let meta = Meta::Error(ErrorMeta {
+            error_code: info.code,
+            source: info.source,
+            details: info.details,
+        });
+        // A bad line after a response ended (after its `result`) belongs to that
+        // response: it must not open a new one, which would then be "cut off".
+        if stream_error && self.b.open.is_none() {
+            if let Some(Turn::Assistant(_)) = self.b.conv.turns.last() {
+                self.b.add_to_last(content, meta);
+                return;
+            }
+        }
+        self.b.add(None, content, meta);
     }
 
     fn count_tool(&mut self, doc_type: DocumentType) {

@@ -215,6 +215,7 @@ fn other(
                 data: o.data.clone(),
             }),
             duration_ms,
+            document_type: None,
         }),
         None,
     )

@@ -39,6 +39,14 @@ pub struct MarkdownOptions<'a> {
     pub locale: Locale,
 }
 
+/// Block quotes deeper than this are not nested further (their content still shows).
+const MAX_QUOTE_DEPTH: usize = 32;
+/// About what a link's tags add besides its target (`<a href="" rel="noopener
+/// noreferrer"></a>`), for the link budget.
+const LINK_MARKUP: usize = 42;
+/// Link markup allowed per byte of source.
+const LINK_MARKUP_PER_BYTE: usize = 6;
+
 fn parser_options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_TASKLISTS
@@ -104,6 +112,12 @@ pub fn render_markdown_into(
     let mut out_events: Vec<Event<'_>> = Vec::with_capacity(events.len());
     let mut link_ends: Vec<String> = Vec::new();
     let mut notes = Footnotes::number(&events, options);
+    // Markup a link may add, in all: past it links show as their text, so that a
+    // source dense with links (`[a] ` repeated after one definition) cannot make HTML
+    // over about ten times its size.
+    let mut link_budget = source.len().saturating_mul(LINK_MARKUP_PER_BYTE);
+    // Block quotes nested deeper than this are shown at this depth.
+    let mut quote_depth = 0usize;
     let mut i = 0;
     while i < events.len() {
         let ev = &events[i];
@@ -128,9 +142,28 @@ pub fn render_markdown_into(
                     "</p>\n"
                 })));
             }
+            Event::Start(Tag::BlockQuote(_)) => {
+                quote_depth += 1;
+                if quote_depth <= MAX_QUOTE_DEPTH {
+                    out_events.push(ev.clone());
+                }
+            }
+            Event::End(TagEnd::BlockQuote(_)) => {
+                if quote_depth <= MAX_QUOTE_DEPTH {
+                    out_events.push(ev.clone());
+                }
+                quote_depth = quote_depth.saturating_sub(1);
+            }
+            Event::Start(Tag::Link {
+                dest_url, title, ..
+            }) if link_budget < LINK_MARKUP + 2 * dest_url.len() + title.len() => {
+                link_budget = 0;
+                link_ends.push(String::new());
+            }
             Event::Start(Tag::Link {
                 dest_url, title, ..
             }) => {
+                link_budget -= LINK_MARKUP + 2 * dest_url.len() + title.len();
                 if check_link(dest_url) == UrlVerdict::Allowed {
                     let mut tag = String::from("<a href=\"");
                     push_escaped(&mut tag, dest_url);
@@ -157,7 +190,9 @@ pub fn render_markdown_into(
             }
             Event::End(TagEnd::Link) => {
                 let end = link_ends.pop().unwrap_or_default();
-                out_events.push(Event::InlineHtml(end.into()));
+                if !end.is_empty() {
+                    out_events.push(Event::InlineHtml(end.into()));
+                }
             }
             Event::Start(Tag::Image {
                 dest_url, title, ..

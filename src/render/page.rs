@@ -14,7 +14,7 @@ pub fn wrap_page(body: &str, title: &str, locale: Locale) -> String {
         Locale::De => "de",
     };
     format!(
-        "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src https:\">\n<title>{}</title>\n<style>\n{STYLESHEET}</style>\n</head>\n<body class=\"ds-page\">\n{body}</body>\n</html>\n",
+        "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src https:\">\n<title>{}</title>\n<style>\n{STYLESHEET}/* No script runs on this page: the copy controls are not shown. */\n.ds-page .ds-copy {{ display: none; }}\n</style>\n</head>\n<body class=\"ds-page\">\n{body}</body>\n</html>\n",
         escape(title)
     )
 }

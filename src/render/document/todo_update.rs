@@ -13,6 +13,7 @@ pub(super) fn todo_status(status: TodoStatus) -> (Label, &'static str) {
         TodoStatus::InProgress => (Label::InProgress, "in_progress"),
         TodoStatus::Completed => (Label::Completed, "completed"),
         TodoStatus::Cancelled => (Label::Cancelled, "cancelled"),
+        TodoStatus::Unknown => (Label::UnknownStatus, "unknown"),
     }
 }
 

@@ -1,0 +1,380 @@
+//! Issue 17's eight bad inputs, each a named regression test fed whole, one byte at a
+//! time and in seeded random chunks (`DOCSTREAM_SEED=N` replays one seed): every
+//! chunking must give the same conversation, and that conversation must lose nothing.
+
+mod support;
+
+use docstream::model::{Conversation, Document, DocumentType, Meta, ResponseStatus, TodoStatus};
+use docstream::render::{RenderOptions, render_conversation};
+use docstream::{DocStream, Format, Limits, Options};
+use support::chunkings;
+
+/// Feeds `input` in every chunking with these options; asserts all give the same
+/// conversation and returns it.
+fn every_chunking(input: &[u8], options: Options, what: &str) -> Conversation {
+    let mut whole: Option<(String, Conversation)> = None;
+    for (name, cuts) in chunkings(input.len()) {
+        let mut stream = DocStream::new(options);
+        let mut from = 0;
+        for &to in &cuts {
+            stream.push(&input[from..to]).unwrap();
+            from = to;
+        }
+        stream.push(&input[from..]).unwrap();
+        stream.finish().unwrap();
+        let json = serde_json::to_string_pretty(stream.conversation()).unwrap();
+        match &whole {
+            None => whole = Some((json, stream.into_conversation())),
+            Some((expected, _)) => assert_eq!(
+                &json, expected,
+                "{what}: chunking {name} differs from the whole input"
+            ),
+        }
+    }
+    whole.unwrap().1
+}
+
+fn auto() -> Options {
+    Options::default()
+}
+
+fn cursor_line(kind: &str, text: &str) -> String {
+    let text = serde_json::to_string(text).unwrap();
+    format!(
+        r#"{{"type":"{kind}","message":{{"role":"{kind}","content":[{{"type":"text","text":{text}}}]}},"session_id":"s"}}"#
+    )
+}
+
+const RESULT: &str =
+    r#"{"type":"result","subtype":"success","is_error":false,"result":"","session_id":"s"}"#;
+
+/// A small Cursor stream: a prompt, an answer in two deltas, the result.
+fn cursor_stream() -> String {
+    [
+        cursor_line("user", "Hi"),
+        cursor_line("assistant", "Hello "),
+        cursor_line("assistant", "there."),
+        RESULT.to_owned(),
+    ]
+    .join("\n")
+        + "\n"
+}
+
+fn docs(c: &Conversation) -> Vec<&Document> {
+    c.documents().collect()
+}
+
+/// The documents without ids (so that two conversations can be compared by content).
+fn contents(c: &Conversation) -> Vec<(DocumentType, String)> {
+    c.documents()
+        .map(|d| (d.doc_type(), d.text().to_owned()))
+        .collect()
+}
+
+fn error_codes(c: &Conversation) -> Vec<String> {
+    c.documents()
+        .filter_map(|d| match &d.meta {
+            Meta::Error(e) => Some(e.error_code.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn leading_noise_lines_are_skipped_counted_and_reported() {
+    let clean = every_chunking(cursor_stream().as_bytes(), auto(), "clean");
+    for noise in [
+        "Warning: proxy configured\n",
+        "Warning: proxy configured\r\nLast login: Mon Nov 23 on ttys001\n\n",
+        "not json at all\n{oops: not JSON either}\n",
+    ] {
+        let input = format!("{noise}{}", cursor_stream());
+        let got = every_chunking(input.as_bytes(), auto(), noise);
+        assert_eq!(
+            got.format.as_deref(),
+            Some("cursor-stream-json"),
+            "{noise:?}"
+        );
+        assert_eq!(contents(&got), contents(&clean), "{noise:?}: nothing lost");
+        let lines = noise.lines().filter(|l| !l.trim().is_empty()).count() as u64;
+        assert_eq!(got.stats.skipped_lines, lines, "{noise:?}");
+        let p = &got.problems[0];
+        assert_eq!(p.code, "SKIPPED_LINES", "{noise:?}");
+        assert_eq!(p.line, Some(1), "{noise:?}");
+        assert!(
+            p.message.contains("Warning") || p.message.contains("not json"),
+            "{p:?}"
+        );
+        assert!(error_codes(&got).is_empty(), "{:?}", error_codes(&got));
+    }
+    // The same before an SSE stream.
+    let sse = "event: document_start\ndata: {\"id\":\"d\",\"type\":\"text\"}\n\nevent: content_delta\ndata: {\"documentId\":\"d\",\"delta\":\"x\"}\n\nevent: done\ndata: {}\n\n";
+    let input = format!("Warning: proxy configured\n{sse}");
+    let got = every_chunking(input.as_bytes(), auto(), "SSE after noise");
+    assert_eq!(got.format.as_deref(), Some("document-sse"));
+    assert_eq!(docs(&got)[0].text(), "x");
+    assert_eq!(got.stats.skipped_lines, 1);
+    // Noise alone is still no format.
+    let got = every_chunking(b"Warning: proxy configured\nhello\n", auto(), "noise only");
+    assert_eq!(got.format, None);
+    assert_eq!(error_codes(&got), ["UNKNOWN_FORMAT"]);
+}
+
+#[test]
+fn bom_broken_bom_and_leading_whitespace_detect_the_same_for_every_split() {
+    let clean = every_chunking(cursor_stream().as_bytes(), auto(), "clean");
+    for prefix in [
+        &b"\xEF\xBB\xBF"[..],
+        b"\xEF",
+        b"\xEF\xBB",
+        b"\xBB\xBF",
+        b"  \n\t\r\n",
+        b"\xEF\xBB\xBF \n",
+        b"\xEF \n",
+    ] {
+        let mut input = prefix.to_vec();
+        input.extend_from_slice(cursor_stream().as_bytes());
+        let what = format!("prefix {prefix:?}");
+        let got = every_chunking(&input, auto(), &what);
+        assert_eq!(got.format.as_deref(), Some("cursor-stream-json"), "{what}");
+        assert_eq!(contents(&got), contents(&clean), "{what}");
+        let broken = matches!(prefix, b"\xEF" | b"\xEF\xBB" | b"\xBB\xBF" | b"\xEF \n");
+        assert_eq!(
+            got.stats.invalid_utf8 > 0 || got.stats.skipped_lines > 0,
+            broken,
+            "{what}: a broken BOM is reported, a BOM or whitespace is not: {:?}",
+            got.problems
+        );
+    }
+}
+
+#[test]
+fn an_oversized_sse_event_is_reported_at_the_same_line_for_every_chunking() {
+    let big = "y".repeat(200);
+    let input = format!(
+        "event: document_start\ndata: {{\"id\":\"d\",\"type\":\"text\"}}\n\nevent: content_delta\ndata: {{\"documentId\":\"d\",\"delta\":\"{big}\"}}\n\nevent: content_delta\ndata: {{\"documentId\":\"d\",\"delta\":\"ok\"}}\n\nevent: done\ndata: {{}}\n\n"
+    );
+    let options = Options {
+        format: None,
+        limits: Limits {
+            max_event_bytes: 100,
+            ..Limits::default()
+        },
+    };
+    let got = every_chunking(input.as_bytes(), options, "oversized SSE event");
+    let err = docs(&got)
+        .into_iter()
+        .find(|d| matches!(&d.meta, Meta::Error(e) if e.error_code == "EVENT_TOO_LARGE"))
+        .expect("an error document");
+    // The oversized `data` line is line 5.
+    assert!(err.text().contains("line 5"), "{}", err.text());
+    assert_eq!(docs(&got)[0].text(), "ok");
+    // The same for a data line that is not over the limit alone but makes the event so.
+    let half = "z".repeat(60);
+    let input = format!(
+        "event: document_start\ndata: {{\"id\":\"d\",\"type\":\"text\"}}\n\nevent: content_delta\ndata: {half}\ndata: {half}\n\nevent: done\ndata: {{}}\n\n"
+    );
+    let got = every_chunking(
+        input.as_bytes(),
+        options,
+        "event over the limit by its lines",
+    );
+    let err = docs(&got)
+        .into_iter()
+        .find(|d| matches!(&d.meta, Meta::Error(e) if e.error_code == "EVENT_TOO_LARGE"))
+        .expect("an error document");
+    assert!(err.text().contains("line 6"), "{}", err.text());
+}
+
+#[test]
+fn a_malformed_line_inside_a_streamed_fence_leaves_the_fence_open() {
+    let input = [
+        cursor_line("user", "Show me"),
+        cursor_line("assistant", "Here:\n\n```rust\nfn a() {\n"),
+        r#"{"type":"assistant", oops"#.to_owned(),
+        cursor_line("assistant", "    b();\n}\n```\n\nAfter the code, prose."),
+        RESULT.to_owned(),
+    ]
+    .join("\n")
+        + "\n";
+    let got = every_chunking(input.as_bytes(), auto(), "malformed line in a fence");
+    let clean: String = input
+        .lines()
+        .filter(|l| !l.contains("oops"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let clean = every_chunking(clean.as_bytes(), auto(), "the same without it");
+    let kinds = contents(&got);
+    assert_eq!(
+        kinds[..kinds.len() - 1],
+        contents(&clean)[..],
+        "the bad line changes nothing else"
+    );
+    assert_eq!(
+        kinds[1],
+        (DocumentType::CodeBlock, "fn a() {\n    b();\n}".to_owned())
+    );
+    assert_eq!(kinds[2].0, DocumentType::Text);
+    assert_eq!(kinds[2].1.trim(), "After the code, prose.");
+    assert_eq!(
+        kinds[3].0,
+        DocumentType::Error,
+        "the error is kept: {kinds:?}"
+    );
+    assert_eq!(error_codes(&got), ["MALFORMED_JSON"]);
+    assert_eq!(got.stats.bad_events, 1);
+    let html = render_conversation(&got, &RenderOptions::default());
+    assert!(!html.contains("<code>After"), "prose stays prose: {html}");
+}
+
+#[test]
+fn a_malformed_line_after_the_result_makes_no_phantom_turn() {
+    let input = format!("{}{{\"type\":\"assistant\", oops\n", cursor_stream());
+    let got = every_chunking(input.as_bytes(), auto(), "malformed line after result");
+    assert_eq!(got.responses().count(), 1, "{:#?}", got.turns);
+    let r = got.responses().next().unwrap();
+    assert_eq!(r.status, ResponseStatus::Completed);
+    assert_eq!(
+        error_codes(&got),
+        ["MALFORMED_JSON"],
+        "reported, not cut off"
+    );
+    assert_eq!(docs(&got)[0].text(), "Hello there.");
+}
+
+#[test]
+fn a_saved_response_with_unknown_values_keeps_them_and_loads_the_rest() {
+    let input = r#"{"id":"chat_1","status":"completed","documents":[
+  {"id":"d1","type":"text","sequence":1,"content":"Before.","metadata":{"format":"markdown"}},
+  {"id":"d2","type":"plan","sequence":2,"content":"","metadata":{"title":"P","overview":"","todos":[
+    {"id":"a","content":"Build","status":"blocked","dependencies":[]},
+    {"id":"b","content":"Ship","status":"completed","dependencies":["a"]}],"format":"markdown"}},
+  {"id":"d3","type":"todo_update","sequence":3,"content":null,"metadata":{"todos":[{"id":"b","status":"awaiting_review"}]}},
+  {"id":"d4","type":"diagram","sequence":4,"content":"graph TD; a-->b","metadata":{"kind":"mermaid"}},
+  {"id":"d5","type":"text","sequence":5,"content":"After.","metadata":{"format":"markdown"}}
+]}"#;
+    let got = every_chunking(input.as_bytes(), auto(), "unknown values");
+    assert_eq!(got.format.as_deref(), Some("response-json"));
+    assert!(error_codes(&got).is_empty(), "{:?}", got);
+    let d = docs(&got);
+    assert_eq!(d.len(), 5);
+    assert_eq!(d[0].text(), "Before.");
+    assert_eq!(d[4].text(), "After.");
+    let Meta::Plan(plan) = &d[1].meta else {
+        panic!("a plan: {:?}", d[1])
+    };
+    assert_eq!(plan.todos[0].status, TodoStatus::Unknown);
+    let Meta::TodoUpdate(update) = &d[2].meta else {
+        panic!("a todo update: {:?}", d[2])
+    };
+    assert_eq!(update.todos[0].status, TodoStatus::Unknown);
+    // The unknown document type is kept as a generic document with its content and
+    // metadata, and written back under its own type.
+    let Meta::ToolCall(generic) = &d[3].meta else {
+        panic!("a generic document: {:?}", d[3])
+    };
+    assert_eq!(generic.document_type.as_deref(), Some("diagram"));
+    assert_eq!(generic.arguments["kind"], "mermaid");
+    assert_eq!(d[3].text(), "graph TD; a-->b");
+    let json = serde_json::to_value(&got).unwrap();
+    assert_eq!(json["turns"][0]["documents"][3]["type"], "diagram");
+    assert_eq!(
+        json["turns"][0]["documents"][3]["metadata"]["kind"],
+        "mermaid"
+    );
+    assert_eq!(
+        json["turns"][0]["documents"][1]["metadata"]["todos"][0]["status"],
+        "unknown"
+    );
+    assert_eq!(got.stats.unknown_values, 3);
+    assert!(
+        got.problems.iter().any(|p| p.code == "UNKNOWN_VALUE"
+            && p.message.contains("blocked")
+            && p.message.contains("diagram")),
+        "{:?}",
+        got.problems
+    );
+    let html = render_conversation(&got, &RenderOptions::default());
+    assert!(html.contains("graph TD; a--&gt;b"), "{html}");
+}
+
+#[test]
+fn pathological_markdown_html_stays_under_ten_times_its_size() {
+    let Some(path) = support::shared("corpora/pathological-markdown.json") else {
+        support::skip("pathological-markdown.json");
+        return;
+    };
+    let corpus: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for id in [
+        "nested-block-quotes",
+        "emph-in-deep-blockquote",
+        "marked-many-refs",
+    ] {
+        let case = corpus["cases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["id"] == id)
+            .unwrap_or_else(|| panic!("{id} is in the corpus"));
+        let md = support::expand(case["expand"].as_array().unwrap());
+        let input = serde_json::json!({"documents": [
+            {"id": "d", "type": "text", "sequence": 1, "content": md, "metadata": {"format": "markdown"}}
+        ]})
+        .to_string();
+        let got = every_chunking(input.as_bytes(), auto(), id);
+        let html = render_conversation(&got, &RenderOptions::default());
+        assert!(
+            html.len() <= 10 * md.len(),
+            "{id}: {} bytes of HTML from {} bytes of Markdown",
+            html.len(),
+            md.len()
+        );
+    }
+}
+
+#[test]
+fn invalid_utf8_is_counted_and_reported_where_it_is() {
+    let mut input = format!("{}\n", cursor_line("user", "Hi")).into_bytes();
+    input.extend_from_slice(
+        br#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"a"#,
+    );
+    input.extend_from_slice(b"\xF0\x9F\xFFb\"}]},\"session_id\":\"s\"}\n");
+    input.extend_from_slice(format!("{RESULT}\n").as_bytes());
+    let got = every_chunking(&input, auto(), "invalid UTF-8 in NDJSON");
+    assert_eq!(docs(&got)[0].text(), "a\u{FFFD}\u{FFFD}b", "kept, replaced");
+    assert_eq!(got.stats.invalid_utf8, 2);
+    let p = got
+        .problems
+        .iter()
+        .find(|p| p.code == "INVALID_UTF8")
+        .expect("reported");
+    assert_eq!(p.line, Some(2));
+    let line2 = input.iter().position(|&b| b == b'\n').unwrap() as u64 + 1;
+    let bad = input.iter().position(|&b| b == 0xF0).unwrap() as u64;
+    assert_eq!(p.offset, Some(bad), "line 2 starts at {line2}");
+    assert!(p.message.contains("line 2"), "{p:?}");
+    // In SSE, the line of the event's data.
+    let mut sse = b"event: document_start\ndata: {\"id\":\"d\",\"type\":\"text\"}\n\nevent: content_delta\ndata: {\"documentId\":\"d\",\"delta\":\"x".to_vec();
+    sse.extend_from_slice(b"\xC3(\"}\n\nevent: done\ndata: {}\n\n");
+    let got = every_chunking(&sse, auto(), "invalid UTF-8 in SSE");
+    assert_eq!(docs(&got)[0].text(), "x\u{FFFD}(");
+    assert_eq!(got.stats.invalid_utf8, 1);
+    let p = &got.problems[0];
+    assert_eq!(
+        (p.code.as_str(), p.line),
+        ("INVALID_UTF8", Some(5)),
+        "{p:?}"
+    );
+    // With the format named, the same.
+    let named = Options {
+        format: Some(Format::CursorStreamJson),
+        ..Options::default()
+    };
+    assert_eq!(
+        every_chunking(&input, named, "named format")
+            .stats
+            .invalid_utf8,
+        2
+    );
+}
