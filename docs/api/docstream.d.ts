@@ -98,6 +98,30 @@ export type Part = "head" | "blocks" | "tail" | "lines" | "open" | "status" | "b
 export type PlanProblem = { kind: "unknown_dependency"; todo: string; dependency: string } | { kind: "cycle"; todo: string };
 
 /**
+ * A problem with the input that lost nothing but is worth saying: skipped lines,
+ * invalid UTF-8, unknown values. Where it was is given as a line and a byte offset
+ * where the framing knows them.
+ */
+export interface Problem {
+    /**
+     * `SKIPPED_LINES`, `INVALID_UTF8` or `UNKNOWN_VALUE`.
+     */
+    code: string;
+    /**
+     * What and where, for a person.
+     */
+    message: string;
+    /**
+     * 1-based line (NDJSON line, SSE line), where known.
+     */
+    line?: number;
+    /**
+     * Byte offset in the stream, where known.
+     */
+    offset?: number;
+}
+
+/**
  * A run of changed lines with their context.
  */
 export interface Hunk {
@@ -522,7 +546,7 @@ export interface Attachment {
 /**
  * Status of a todo.
  */
-export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled";
+export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled" | "unknown";
 
 /**
  * Tags an element built in a part may have (the `open_element` patch): the Markdown
@@ -666,6 +690,10 @@ export interface Conversation {
      * Counters.
      */
     stats: Stats;
+    /**
+     * Problems with the input that lost nothing (the first [`Problem::MAX_LISTED`]).
+     */
+    problems?: Problem[];
 }
 
 /**
@@ -710,6 +738,20 @@ export interface Stats {
      * Events that became `error` documents (malformed, oversized, too deep).
      */
     badEvents: number;
+    /**
+     * Lines before the stream that were in no format (a wrapper's banner, a shell's
+     * warning) and were skipped while the format was detected.
+     */
+    skippedLines?: number;
+    /**
+     * Invalid UTF-8 sequences, each shown as U+FFFD.
+     */
+    invalidUtf8?: number;
+    /**
+     * Values of a saved response docstream does not know (a new todo status, a new
+     * document type), kept as `unknown` statuses and generic documents.
+     */
+    unknownValues?: number;
 }
 
 /**
