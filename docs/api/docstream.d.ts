@@ -220,7 +220,7 @@ export type TextFormat = "markdown" | "plain";
 /**
  * How far a tool-backed document got.
  */
-export type CallStatus = "running" | "success" | "error" | "rejected";
+export type CallStatus = "running" | "success" | "error" | "rejected" | "no_result";
 
 /**
  * One change to the rendered page.
@@ -1024,6 +1024,12 @@ export interface TodoUpdateMeta {
      * Id of the tool call (addition).
      */
     toolCallId?: string;
+    /**
+     * The whole list after a merging update (`merge: true`) applied to the list before
+     * it in the same session, in order; empty when the update is the whole list
+     * (addition).
+     */
+    mergedTodos?: TodoChange[];
 }
 
 /**
@@ -1050,6 +1056,11 @@ export interface ToolCallMeta {
      * How long the call took.
      */
     duration_ms?: number;
+    /**
+     * `no_result` when the call's turn or the stream ended before its result came;
+     * otherwise absent and the status follows the result (addition).
+     */
+    status?: CallStatus;
 }
 
 

@@ -105,7 +105,8 @@ impl Adapter for ClaudeCode {
         match line.kind.as_ref() {
             "system" => {
                 if line.subtype.as_deref() == Some("init") {
-                    n.apply(Event::Session(SessionInfo {
+                    // Each run of an appended log starts with its own `init`.
+                    n.apply(Event::SessionStart(SessionInfo {
                         conversation_id: line.session_id,
                         model: line.model,
                         cwd: line.cwd,

@@ -253,7 +253,8 @@ impl Adapter for CursorCli {
             "system" => {
                 // Other subtypes (`task_notification` …) are known, with nothing to show.
                 if line.subtype.as_deref() == Some("init") {
-                    n.apply(Event::Session(SessionInfo {
+                    // Each run of an appended log starts with its own `init`.
+                    n.apply(Event::SessionStart(SessionInfo {
                         conversation_id: line.session_id,
                         model: line.model,
                         cwd: line.cwd,

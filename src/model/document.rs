@@ -229,6 +229,9 @@ pub enum CallStatus {
     Error,
     /// Refused by the user or a policy.
     Rejected,
+    /// Its turn or the stream ended before its result came (addition).
+    #[serde(rename = "no_result")]
+    NoResult,
 }
 
 /// `file_edit` metadata.
@@ -316,6 +319,10 @@ pub struct ToolCallMeta {
     /// as the result, and written back as it came.
     #[serde(skip)]
     pub document_type: Option<String>,
+    /// `no_result` when the call's turn or the stream ended before its result came;
+    /// otherwise absent and the status follows the result (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<CallStatus>,
 }
 
 impl Default for ToolCallMeta {
@@ -326,6 +333,7 @@ impl Default for ToolCallMeta {
             arguments: empty_object(),
             result: None,
             duration_ms: None,
+            status: None,
             document_type: None,
         }
     }
@@ -348,11 +356,14 @@ impl ToolCallMeta {
 }
 
 impl ToolCallMeta {
-    /// Progress of the call: `running` until a result arrives.
+    /// Progress of the call: `running` until a result arrives, `no_result` when its
+    /// turn ended without one.
     pub fn status(&self) -> CallStatus {
         self.result
             .as_ref()
-            .map_or(CallStatus::Running, |r| r.status)
+            .map(|r| r.status)
+            .or(self.status)
+            .unwrap_or(CallStatus::Running)
     }
 }
 
@@ -596,6 +607,11 @@ pub struct TodoUpdateMeta {
     /// Id of the tool call (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
+    /// The whole list after a merging update (`merge: true`) applied to the list before
+    /// it in the same session, in order; empty when the update is the whole list
+    /// (addition).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub merged_todos: Vec<TodoChange>,
 }
 
 /// `thinking` metadata (addition).

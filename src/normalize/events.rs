@@ -50,6 +50,9 @@ pub struct ErrorInfo {
 pub enum Event<'a> {
     /// Session facts (init lines, message starts).
     Session(SessionInfo),
+    /// A new run starts (an agent's `init` line): a response still open was cut off,
+    /// and tool call ids, the plan and the todo list start afresh.
+    SessionStart(SessionInfo),
     /// A user prompt: starts a new user turn.
     UserPrompt {
         /// The prompt.

@@ -21,7 +21,7 @@ pub(crate) use tools::error_message;
 use crate::error::codes;
 use crate::model::{
     Changes, Conversation, DocKey, DocumentType, ErrorMeta, Meta, ResponseStatus, ThinkingMeta,
-    Turn, Usage, UserTurn, meta_from_value,
+    TodoChange, Turn, Usage, UserTurn, meta_from_value,
 };
 use builder::Builder;
 use fences::FenceSplitter;
@@ -50,6 +50,9 @@ pub struct Normalizer {
     /// open: written when that segment ends, so that a bad line inside a fence does not
     /// close the fence.
     deferred: Vec<ErrorInfo>,
+    /// The session's todo list as the last `todo_update` left it (a merging update
+    /// applies to it).
+    todo_list: Vec<TodoChange>,
 }
 
 impl Normalizer {
@@ -92,6 +95,16 @@ impl Normalizer {
     pub fn apply(&mut self, event: Event<'_>) {
         match event {
             Event::Session(info) => self.session(info),
+            Event::SessionStart(info) => {
+                self.end_segment();
+                self.b.close_all();
+                self.cut_off();
+                self.calls.clear();
+                self.explicit.clear();
+                self.b.latest_plan = None;
+                self.todo_list.clear();
+                self.session(info);
+            }
             Event::ResponseStart(info) => self.response_start(info),
             Event::UserPrompt { text, attachments } => {
                 self.end_response(ResponseStatus::Completed);
@@ -294,6 +307,11 @@ impl Normalizer {
     pub fn finish(&mut self) {
         self.end_segment();
         self.b.close_all();
+        self.cut_off();
+    }
+
+    /// Ends a response still open as cut off (the stream, or its run, ended first).
+    fn cut_off(&mut self) {
         if self.b.open.is_none() {
             return;
         }
@@ -357,11 +375,30 @@ impl Normalizer {
     /// Ends the open response with a status, closing prose and thinking.
     fn end_response(&mut self, status: ResponseStatus) {
         self.end_segment();
-        if self.b.open.is_some() {
+        if let Some(turn) = self.b.open {
+            self.end_calls(turn);
             self.b.set_status(status);
             self.b.close_response();
             self.explicit.clear();
             self.after_tool_result = false;
+        }
+    }
+
+    /// Marks the calls of a turn that ended without their result.
+    fn end_calls(&mut self, turn: usize) {
+        let mut open: Vec<DocKey> = self
+            .calls
+            .values()
+            .filter(|c| !c.done && c.key.turn == turn)
+            .map(|c| c.key)
+            .collect();
+        open.sort();
+        for key in open {
+            let mut meta = self.b.doc(key).meta.clone();
+            tools::mark_no_result(&mut meta);
+            if meta != self.b.doc(key).meta {
+                self.b.doc_mut(key).meta = meta;
+            }
         }
     }
 
@@ -447,6 +484,14 @@ impl Normalizer {
     }
 
     fn tool_start(&mut self, call_id: String, name: String, args: Value, doc_id: Option<String>) {
+        // An id seen in an earlier turn is a new call here.
+        if self
+            .calls
+            .get(&call_id)
+            .is_some_and(|c| Some(c.key.turn) != self.b.open)
+        {
+            self.calls.remove(&call_id);
+        }
         if let Some(call) = self.calls.get_mut(&call_id) {
             // A repeated start updates the arguments.
             call.args = args;
@@ -489,6 +534,14 @@ impl Normalizer {
         outcome: ToolOutcome,
         duration_ms: Option<u64>,
     ) {
+        // The result of a call already answered in an earlier turn is a new call here.
+        if self
+            .calls
+            .get(&call_id)
+            .is_some_and(|c| c.done && Some(c.key.turn) != self.b.open)
+        {
+            self.calls.remove(&call_id);
+        }
         if !self.calls.contains_key(&call_id) {
             let name = name.clone().unwrap_or_else(|| "tool".to_owned());
             self.tool_start(
@@ -532,9 +585,11 @@ impl Normalizer {
         }
     }
 
-    /// Carries a `todo_update`'s statuses into the latest plan before it; todos the plan
-    /// does not have are added to it.
+    /// Carries a `todo_update`'s statuses into the latest plan of its session before it
+    /// (todos the plan does not have are added to it), and into the session's todo list:
+    /// a merging update shows the whole list it leaves.
     fn apply_todo_update(&mut self, update: DocKey) {
+        self.merge_todo_list(update);
         let Meta::TodoUpdate(u) = &self.b.doc(update).meta else {
             return;
         };
@@ -577,6 +632,58 @@ impl Normalizer {
                 p.todos = todos;
             }
         }
+    }
+}
+
+impl Normalizer {
+    /// Applies a `todo_update` to the session's list: a merging one (`merge: true`)
+    /// changes the list before it (the plan's todos where the session has a plan), and
+    /// records the whole list it leaves; any other one replaces the list.
+    fn merge_todo_list(&mut self, update: DocKey) {
+        let Meta::TodoUpdate(u) = &self.b.doc(update).meta else {
+            return;
+        };
+        let plan = self.b.latest_plan.filter(|&p| p < update);
+        let base: Vec<TodoChange> = match plan.map(|p| &self.b.doc(p).meta) {
+            Some(Meta::Plan(p)) => p
+                .todos
+                .iter()
+                .map(|t| TodoChange {
+                    id: t.id.clone(),
+                    status: t.status,
+                    content: Some(t.content.clone()),
+                })
+                .collect(),
+            _ => self.todo_list.clone(),
+        };
+        if u.merge != Some(true) || base.is_empty() {
+            self.todo_list = u.todos.clone();
+            return;
+        }
+        let mut merged = base;
+        for c in &u.todos {
+            match merged.iter_mut().find(|t| t.id == c.id) {
+                Some(t) => {
+                    t.status = c.status;
+                    if c.content.is_some() {
+                        t.content.clone_from(&c.content);
+                    }
+                }
+                None => merged.push(c.clone()),
+            }
+        }
+        // An update that names every todo in order is the whole list already.
+        let whole = if merged == u.todos {
+            Vec::new()
+        } else {
+            merged.clone()
+        };
+        if whole != u.merged_todos {
+            if let Meta::TodoUpdate(u) = &mut self.b.doc_mut(update).meta {
+                u.merged_todos = whole;
+            }
+        }
+        self.todo_list = merged;
     }
 }
 

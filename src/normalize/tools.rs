@@ -215,6 +215,7 @@ fn other(
                 data: o.data.clone(),
             }),
             duration_ms,
+            status: None,
             document_type: None,
         }),
         None,
@@ -228,6 +229,20 @@ fn is_unread_envelope(args: &Value) -> bool {
     str_field(args, PATH).is_none()
         && str_field(args, &["patch", "input", "diff"])
             .is_some_and(|p| p.lines().any(|l| l.trim() == "*** Begin Patch"))
+}
+
+/// Marks a tool document whose turn or stream ended before its result came.
+pub(crate) fn mark_no_result(meta: &mut Meta) {
+    match meta {
+        Meta::ToolCall(m) if m.result.is_none() => m.status = Some(CallStatus::NoResult),
+        Meta::FileEdit(m) if m.status == Some(CallStatus::Running) => {
+            m.status = Some(CallStatus::NoResult);
+        }
+        Meta::TerminalCommand(m) if m.status == Some(CallStatus::Running) => {
+            m.status = Some(CallStatus::NoResult);
+        }
+        _ => {}
+    }
 }
 
 fn status_of(outcome: Option<&ToolOutcome>) -> CallStatus {
@@ -551,6 +566,7 @@ fn todo_update(call_id: &str, args: &Value) -> (Meta, Option<String>) {
             .collect(),
         merge: field(args, &["merge"]).and_then(Value::as_bool),
         tool_call_id: Some(call_id.to_owned()).filter(|s| !s.is_empty()),
+        merged_todos: Vec::new(),
     };
     (Meta::TodoUpdate(meta), None)
 }

@@ -176,6 +176,7 @@ fn status_badge(out: &mut String, status: CallStatus, opts: &RenderOptions) {
         CallStatus::Success => (Label::Success, "success"),
         CallStatus::Error => (Label::Error, "error"),
         CallStatus::Rejected => (Label::Rejected, "rejected"),
+        CallStatus::NoResult => (Label::NoResult, "no-result"),
     };
     out.raw("<span class=\"ds-status ds-status-")
         .raw(class)

@@ -1,4 +1,5 @@
-//! `todo_update`: the todos whose status changed.
+//! `todo_update`: the todos whose status changed; for a merging update, the whole list
+//! with the changed todos marked.
 
 use super::super::RenderOptions;
 use super::super::escape::Markup;
@@ -21,11 +22,19 @@ pub(super) fn render(meta: &TodoUpdateMeta, opts: &RenderOptions, out: &mut Stri
     out.raw("<div class=\"ds-label\">")
         .text(l(opts, Label::TodoUpdate))
         .raw("</div>\n<ul class=\"ds-todos\">\n");
-    for t in &meta.todos {
+    // A merging update shows the whole list it leaves, the todos it changed marked.
+    let (list, marked) = if meta.merged_todos.is_empty() {
+        (&meta.todos, false)
+    } else {
+        (&meta.merged_todos, true)
+    };
+    for t in list {
         let (key, class) = todo_status(t.status);
-        out.raw("<li class=\"ds-todo ds-todo-")
-            .raw(class)
-            .raw("\" data-todo-id=\"")
+        out.raw("<li class=\"ds-todo ds-todo-").raw(class);
+        if marked && meta.todos.iter().any(|c| c.id == t.id) {
+            out.raw(" ds-todo-changed");
+        }
+        out.raw("\" data-todo-id=\"")
             .text(&t.id)
             .raw("\"><span class=\"ds-todo-status\">")
             .text(l(opts, key))
