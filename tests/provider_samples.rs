@@ -246,8 +246,13 @@ fn check_claude_code(name: &str, c: &Conversation) {
                 })
                 .expect("Edit is a file edit");
             assert_eq!(edit.file_path, "/tmp/decorator_example.py");
-            let diff = edit.diff.as_ref().expect("with its diff");
-            assert!(diff.new_string.starts_with("def repeat(times):"));
+            // An Edit of "" into text creates the file: its lines are all new.
+            assert_eq!(edit.operation, docstream::model::FileOperation::Create);
+            let created = d
+                .iter()
+                .find(|d| matches!(&d.meta, Meta::FileEdit(e) if e.file_path == "/tmp/decorator_example.py"))
+                .expect("the edit document");
+            assert!(created.text().starts_with("def repeat(times):"));
             let run = d.iter().find_map(|d| terminal(d)).expect("Bash");
             assert_eq!(
                 run,

@@ -17,6 +17,7 @@ use serde_json::Value;
 pub use events::{ErrorInfo, Event, SessionInfo, ToolOutcome};
 pub use language::language_for_path;
 pub(crate) use tools::error_message;
+pub use tools::{ToolKind, kind_of as tool_kind};
 
 use crate::error::codes;
 use crate::model::{

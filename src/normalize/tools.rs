@@ -12,9 +12,11 @@ use crate::model::{
     TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta, ToolResult,
 };
 
-/// What a tool name maps to.
+/// What a tool name maps to: the one table of tools, across the formats' spellings.
+/// The first seven become their own document types; the rest are `tool_call`
+/// documents that the renderers show in a view of their kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ToolKind {
+pub enum ToolKind {
     /// Writes or changes a file.
     Edit,
     /// Writes a whole file.
@@ -29,6 +31,24 @@ pub(crate) enum ToolKind {
     Plan,
     /// Updates todos.
     Todo,
+    /// Reads a file.
+    Read,
+    /// Searches file contents (grep).
+    Grep,
+    /// Finds files by name (glob).
+    Glob,
+    /// Lists a directory.
+    List,
+    /// Searches the codebase by meaning.
+    CodebaseSearch,
+    /// Searches the web.
+    WebSearch,
+    /// Fetches a web page.
+    WebFetch,
+    /// A tool of an MCP server.
+    Mcp,
+    /// Starts a sub-agent.
+    Task,
     /// Anything else.
     Other,
 }
@@ -48,7 +68,10 @@ fn canonical(name: &str) -> String {
 }
 
 /// Classifies a tool by name.
-pub(crate) fn kind_of(name: &str) -> ToolKind {
+pub fn kind_of(name: &str) -> ToolKind {
+    if name.starts_with("mcp__") || name.starts_with("mcp_") {
+        return ToolKind::Mcp; // Claude Code's `mcp__<server>__<tool>`
+    }
     match canonical(name).as_str() {
         "editfile"
         | "edit"
@@ -76,6 +99,20 @@ pub(crate) fn kind_of(name: &str) -> ToolKind {
         // The newer tools in Cursor's saved conversations (seed 003).
         "editfilev2" => ToolKind::Edit,
         "runterminalcommandv2" => ToolKind::Shell,
+        "read" | "readfile" | "readfilev2" | "view" | "notebookread" | "readnotebook" => {
+            ToolKind::Read
+        }
+        "grep" | "grepsearch" | "ripgrepsearch" | "ripgreprawsearch" | "searchfilecontent"
+        | "rg" => ToolKind::Grep,
+        "glob" | "globfilesearch" | "filesearch" | "findfiles" => ToolKind::Glob,
+        "ls" | "listdir" | "listdirectory" | "listfiles" => ToolKind::List,
+        "codebasesearch" | "semsearch" | "semanticsearch" | "searchcodebase" => {
+            ToolKind::CodebaseSearch
+        }
+        "websearch" | "googlewebsearch" | "searchweb" => ToolKind::WebSearch,
+        "webfetch" | "fetch" | "fetchurl" | "readurl" => ToolKind::WebFetch,
+        "mcp" => ToolKind::Mcp,
+        "task" | "agent" | "subagent" => ToolKind::Task,
         _ => ToolKind::Other,
     }
 }
@@ -159,7 +196,8 @@ pub(crate) fn error_message(data: &Value) -> Option<String> {
             &["error", "message", "reason", "stderr", "errorMessage"],
         )
         .map(str::to_owned)
-        .or_else(|| field(data, &["error"]).and_then(error_message)),
+        .or_else(|| field(data, &["error"]).and_then(error_message))
+        .or_else(|| str_field(data, &["output"]).map(str::to_owned)),
         _ => None,
     }
 }
@@ -193,7 +231,7 @@ pub(crate) fn build(
         ToolKind::Shell => terminal(call_id, args, outcome, duration_ms),
         ToolKind::Plan => plan(call_id, args),
         ToolKind::Todo => todo_update(call_id, args),
-        ToolKind::Other => other(name, call_id, args, outcome, duration_ms),
+        _ => other(name, call_id, args, outcome, duration_ms),
     }
 }
 
@@ -313,6 +351,12 @@ fn file_edit(
             .map(str::to_owned);
     } else if meta.new_path.is_some() && str_field(args, OLD).is_none() {
         meta.operation = FileOperation::Rename;
+    } else if let (Some(""), Some(new), None) =
+        (str_field(args, OLD), str_field(args, NEW), &meta.new_path)
+    {
+        // An edit of nothing into text writes a new file.
+        meta.operation = FileOperation::Create;
+        content = Some(new.to_owned());
     } else if let (Some(old), Some(new)) = (str_field(args, OLD), str_field(args, NEW)) {
         let start = data
             .and_then(|d| u64_field(d, &["startLine", "start_line"]))
@@ -359,6 +403,14 @@ fn file_edit(
             end_line: line_count(old),
         });
         content = Some(new.to_owned());
+    } else if before == Some("") && after.is_some() {
+        // The file did not exist: every line is new (the tool's diff of an empty file
+        // has a removed empty line, which is not there).
+        meta.operation = FileOperation::Create;
+        meta.diff_string = None;
+        meta.lines_removed = None;
+        meta.lines_added = after.map(line_count);
+        content = after.map(str::to_owned);
     } else if meta.diff_string.is_some() && kind != ToolKind::Write {
         meta.operation = FileOperation::Edit;
         content = after.map(str::to_owned);
@@ -485,6 +537,14 @@ fn terminal(
             } else if o.status != CallStatus::Success {
                 meta.output = error_message(d).unwrap_or_default();
             }
+        }
+        if meta.exit_code.is_none() {
+            // Claude Code reports a failed command as text starting `Exit code N`.
+            meta.exit_code = meta
+                .output
+                .strip_prefix("Exit code ")
+                .and_then(|rest| rest.lines().next())
+                .and_then(|n| n.trim().parse().ok());
         }
         if meta.working_directory.is_none() {
             meta.working_directory = str_field(d, &["workingDirectory", "cwd"])
@@ -615,15 +675,14 @@ mod tests {
         assert_eq!(kind_of("create_plan"), ToolKind::Plan);
         assert_eq!(kind_of("createPlanToolCall"), ToolKind::Plan);
         assert_eq!(kind_of("NotebookEdit"), ToolKind::Edit);
-        for n in [
-            "read_file",
-            "readToolCall",
-            "ExitPlanMode",
-            "Grep",
-            "mcpToolCall",
-            "toolcall",
-            "",
-        ] {
+        for n in ["read_file", "readToolCall", "Read"] {
+            assert_eq!(kind_of(n), ToolKind::Read, "{n}");
+        }
+        assert_eq!(kind_of("Grep"), ToolKind::Grep);
+        assert_eq!(kind_of("mcpToolCall"), ToolKind::Mcp);
+        assert_eq!(kind_of("mcp__github__get_issue"), ToolKind::Mcp);
+        assert_eq!(kind_of("taskToolCall"), ToolKind::Task);
+        for n in ["toolcall", "", "frobnicateToolCall"] {
             assert_eq!(kind_of(n), ToolKind::Other, "{n}");
         }
     }
@@ -644,15 +703,13 @@ mod tests {
         assert_eq!(kind_of("replace"), ToolKind::Edit);
         assert_eq!(kind_of("write_file"), ToolKind::Write);
         assert_eq!(kind_of("apply_patch"), ToolKind::Patch);
-        for n in [
-            "read_file",
-            "glob",
-            "google_web_search",
-            "web_fetch",
-            "update_plan",
-        ] {
-            assert_eq!(kind_of(n), ToolKind::Other, "{n}");
-        }
+        assert_eq!(kind_of("read_file"), ToolKind::Read);
+        assert_eq!(kind_of("glob"), ToolKind::Glob);
+        assert_eq!(kind_of("search_file_content"), ToolKind::Grep);
+        assert_eq!(kind_of("list_directory"), ToolKind::List);
+        assert_eq!(kind_of("google_web_search"), ToolKind::WebSearch);
+        assert_eq!(kind_of("web_fetch"), ToolKind::WebFetch);
+        assert_eq!(kind_of("update_plan"), ToolKind::Other);
     }
 
     #[test]

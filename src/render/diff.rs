@@ -542,11 +542,15 @@ pub fn push_header(out: &mut String, view: &DiffView, locale: Locale) {
             .text(label(locale, op))
             .raw("</span>");
     }
-    out.raw(" <span class=\"ds-diff-count-added\">+")
-        .num(view.added)
-        .raw("</span> <span class=\"ds-diff-count-removed\">−")
-        .num(view.removed)
-        .raw("</span></div>\n");
+    // No counts where nothing changed (a rejected edit, a plain rename).
+    if view.added + view.removed > 0 {
+        out.raw(" <span class=\"ds-diff-count-added\">+")
+            .num(view.added)
+            .raw("</span> <span class=\"ds-diff-count-removed\">−")
+            .num(view.removed)
+            .raw("</span>");
+    }
+    out.raw("</div>\n");
 }
 
 #[cfg(test)]

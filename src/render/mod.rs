@@ -22,6 +22,7 @@ pub mod preview;
 pub mod progress;
 pub mod terminal;
 pub mod tool_call;
+pub mod tool_view;
 pub mod turn;
 pub mod url;
 mod view;

@@ -46,6 +46,8 @@ export const tests = [
               const { T } = window;
               const view = T.make({ theme, highlight: 'on' });
               view.style.height = '600px';
+              // The page behind the element, as a page using that theme has it.
+              document.body.style.background = theme === 'dark' ? '#0d1117' : '#ffffff';
               // Half streamed, then finished.
               const half = text.slice(0, Math.floor(text.length / 2));
               view.push(half);
@@ -59,7 +61,7 @@ export const tests = [
               const bad = (r) =>
                 r.violations
                   .filter((x) => x.impact === 'serious' || x.impact === 'critical')
-                  .map((x) => `${x.id} (${x.impact}): ${x.nodes.slice(0, 2).map((n) => n.target.join(' ')).join('; ')}`);
+                  .map((x) => `${x.id} (${x.impact}): ${x.nodes.slice(0, 2).map((n) => `${n.target.join(' ')} ${(n.any[0] ?? n.all[0])?.message ?? ''} ${n.html.slice(0, 100)}`).join('; ')}`);
               return [...bad(during).map((b) => `streaming: ${b}`), ...bad(after)];
             },
             [text, theme],

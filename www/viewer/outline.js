@@ -7,6 +7,13 @@ const KINDS = [
   { cls: 'ds-terminal-command', kind: 'run', one: 'command', many: 'commands', label: (d) => (text(d, '.ds-command') || 'command').replace(/^\$\s*/, '') },
   { cls: 'ds-plan', kind: 'plan', one: 'plan', many: 'plans', label: (d) => text(d, '.ds-plan-title') || 'plan' },
 ];
+// A file edit that was rejected or failed is listed, but not as an applied edit.
+const NOT_APPLIED = { kind: 'not applied', one: 'edit not applied', many: 'edits not applied' };
+const COUNTED = [...KINDS, NOT_APPLIED];
+
+function notApplied(doc) {
+  return doc.querySelector('.ds-edit-status .ds-status-rejected, .ds-edit-status .ds-status-error') !== null;
+}
 
 function text(el, sel) {
   return el.querySelector(sel)?.textContent.trim() ?? '';
@@ -18,7 +25,7 @@ function short(s, n = 90) {
 }
 
 function counts(c) {
-  return KINDS.filter((k) => c[k.kind]).map((k) => `${c[k.kind]} ${c[k.kind] === 1 ? k.one : k.many}`).join(' · ');
+  return COUNTED.filter((k) => c[k.kind]).map((k) => `${c[k.kind]} ${c[k.kind] === 1 ? k.one : k.many}`).join(' · ');
 }
 
 /** Where an outline entry points: a turn index, and a document id within it. */
@@ -42,8 +49,9 @@ export function buildOutline(view, list, summary) {
     }
     for (const doc of turn.querySelectorAll(KINDS.map((k) => `.ds-doc.${k.cls}`).join(','))) {
       const k = KINDS.find((k) => doc.classList.contains(k.cls));
-      group.items.push({ turn: index, doc: doc.dataset.docId, kind: k.kind, label: short(k.label(doc), 70) });
-      group.count[k.kind] = (group.count[k.kind] ?? 0) + 1;
+      const kind = k.kind === 'edit' && notApplied(doc) ? NOT_APPLIED.kind : k.kind;
+      group.items.push({ turn: index, doc: doc.dataset.docId, kind, label: short(k.label(doc), 70) });
+      group.count[kind] = (group.count[kind] ?? 0) + 1;
     }
   }
 

@@ -190,12 +190,19 @@ fn tool_result(b: Block<'_>, extra: Option<Value>, n: &mut Normalizer) {
         Some(extra) if !failed => extra,
         _ => result_data(b.content),
     };
+    // Claude Code answers a call the user declined with this sentence.
+    let declined = failed
+        && data
+            .as_str()
+            .is_some_and(|t| t.contains("The user doesn't want to proceed with this tool use"));
     n.apply(Event::ToolEnd {
         call_id: b.tool_use_id.unwrap_or_default(),
         name: None,
         args: None,
         outcome: ToolOutcome {
-            status: if failed {
+            status: if declined {
+                CallStatus::Rejected
+            } else if failed {
                 CallStatus::Error
             } else {
                 CallStatus::Success

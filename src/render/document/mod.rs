@@ -15,6 +15,9 @@ mod text;
 mod thinking;
 mod todo_update;
 mod tool_call;
+mod tool_read;
+mod tool_search;
+mod tool_web;
 
 use std::hash::{BuildHasher, Hash, Hasher};
 
@@ -68,7 +71,7 @@ pub fn render_document(doc: &Document, opts: &RenderOptions, out: &mut String) {
         Meta::CodeBlock(_) | Meta::CodeReference(_) => code::render(doc, opts, out),
         Meta::FileEdit(m) => file_edit::render(doc, m, opts, out),
         Meta::TerminalCommand(m) => terminal::render(m, opts, out),
-        Meta::ToolCall(m) => tool_call::render(m, opts, out),
+        Meta::ToolCall(m) => tool_call::render(doc, m, opts, out),
         Meta::Plan(m) => plan::render(doc, m, opts, out),
         Meta::TodoUpdate(m) => todo_update::render(m, opts, out),
         Meta::Clarification(m) => clarification::render(m, out),
@@ -87,7 +90,7 @@ pub(crate) fn render_part(doc: &Document, part: Part, opts: &RenderOptions, out:
         }
         (Meta::FileEdit(m), _) => file_edit::part(doc, m, part, opts, out),
         (Meta::TerminalCommand(m), _) => terminal::part(m, part, opts, out),
-        (Meta::ToolCall(m), _) => tool_call::part(m, part, opts, out),
+        (Meta::ToolCall(m), _) => tool_call::part(doc, m, part, opts, out),
         _ => {}
     }
 }
@@ -103,14 +106,22 @@ pub(crate) fn part_key(doc: &Document, part: Part, opts: &RenderOptions) -> Opti
             file_edit::diff_key(doc, m, &mut h)
         }
         (Meta::TerminalCommand(m), Part::Body) => m.output.hash(&mut h),
-        (Meta::ToolCall(m), Part::Args) => hash_value(&m.arguments, &mut h),
-        (Meta::ToolCall(m), Part::Result) => match &m.result {
-            Some(r) => {
-                (r.status as u8).hash(&mut h);
-                hash_value(&r.data, &mut h);
+        (Meta::ToolCall(m), Part::Args) => {
+            m.tool_name.hash(&mut h);
+            hash_value(&m.arguments, &mut h);
+        }
+        (Meta::ToolCall(m), Part::Result) => {
+            // The view of a result reads the name and the arguments too.
+            m.tool_name.hash(&mut h);
+            hash_value(&m.arguments, &mut h);
+            match &m.result {
+                Some(r) => {
+                    (r.status as u8).hash(&mut h);
+                    hash_value(&r.data, &mut h);
+                }
+                None => 0u8.hash(&mut h),
             }
-            None => 0u8.hash(&mut h),
-        },
+        }
         _ => return None,
     }
     opts.hash(&mut h);
@@ -224,6 +235,53 @@ fn copy_button(out: &mut String, what: &str, name: Label, opts: &RenderOptions) 
         .raw("\">")
         .text(l(opts, name))
         .raw("</button>");
+}
+
+/// Lines of a tool's text shown before the rest fold (a body of up to one and a half
+/// times this is shown whole).
+pub(crate) const FOLD_LINES: usize = 40;
+
+/// Opens the fold of a long body: `<details class="ds-more"><summary>Show all N
+/// lines</summary>`; the caller writes the rest and closes it.
+fn show_all(out: &mut String, lines: u64, opts: &RenderOptions) {
+    show_all_of(out, lines, Label::Line, Label::Lines, opts);
+}
+
+/// Opens the fold of a long list: `Show all N files`/`matches`.
+fn show_all_items(out: &mut String, n: u64, opts: &RenderOptions) {
+    show_all_of(out, n, Label::ResultOne, Label::Results, opts);
+}
+
+fn show_all_of(out: &mut String, n: u64, one: Label, many: Label, opts: &RenderOptions) {
+    out.raw("<details class=\"ds-more\"><summary>")
+        .text(l(opts, Label::ShowAll))
+        .raw(" ");
+    count(out, n, one, many, opts);
+    out.raw("</summary>");
+}
+
+/// A tool's text output (ANSI codes stripped) in a block that scrolls, folded after
+/// [`FOLD_LINES`] lines.
+fn fold_text(out: &mut String, text: &str, opts: &RenderOptions) {
+    let text = super::terminal::strip_ansi(text);
+    let total = line_count(&text);
+    if total as usize <= FOLD_LINES + FOLD_LINES / 2 {
+        out.raw("<pre class=\"ds-tool-text\" tabindex=\"0\">")
+            .text(&text)
+            .raw("</pre>");
+        return;
+    }
+    let cut = text
+        .match_indices('\n')
+        .nth(FOLD_LINES - 1)
+        .map_or(text.len(), |(i, _)| i + 1);
+    out.raw("<pre class=\"ds-tool-text\" tabindex=\"0\">")
+        .text(&text[..cut])
+        .raw("</pre>");
+    show_all(out, total, opts);
+    out.raw("<pre class=\"ds-tool-text\" tabindex=\"0\">")
+        .text(&text[cut..])
+        .raw("</pre></details>");
 }
 
 /// A `language-…` class attribute for a fence's language (nothing when empty).

@@ -1,15 +1,23 @@
-//! `tool_call`: any other tool: its name and a summary of its arguments, the arguments
-//! and the result folded below.
+//! `tool_call`: any tool without a document type of its own, in the view of its kind
+//! ([`tool_view`]): a header with a human label and a one-line summary ("Read
+//! src/main.rs (40 lines)"), the arguments, and the result — a file's text, matches
+//! grouped by file, web links, or for MCP and unknown tools the arguments as a
+//! key–value list and the result as text or folded JSON.
+
+use serde_json::Value;
 
 use super::super::RenderOptions;
 use super::super::escape::Markup;
 use super::super::json::push_json_pretty;
 use super::super::labels::Label;
 use super::super::parts::{Part, Slot};
+use super::super::progress::headline;
 use super::super::terminal::strip_ansi;
 use super::super::tool_call::summarize_arguments;
-use super::{duration_span, l, status_badge};
-use crate::model::ToolCallMeta;
+use super::super::tool_view::{ToolView, tool_view};
+use super::{duration_span, fold_text, l, status_badge, tool_read, tool_search, tool_web};
+use crate::model::{CallStatus, Document, ToolCallMeta};
+use crate::normalize::error_message;
 
 pub(super) const PARTS: &[Part] = &[Part::Head, Part::Args, Part::Result];
 
@@ -31,44 +39,152 @@ const RESULT: Slot = Slot {
     class: "ds-tool-result-part",
 };
 
-pub(super) fn render(meta: &ToolCallMeta, opts: &RenderOptions, out: &mut String) {
+pub(super) fn render(doc: &Document, meta: &ToolCallMeta, opts: &RenderOptions, out: &mut String) {
     for slot in [HEAD, ARGS, RESULT] {
-        slot.wrap(out, |out| part(meta, slot.part, opts, out));
+        slot.wrap(out, |out| part(doc, meta, slot.part, opts, out));
         out.raw("\n");
     }
 }
 
-pub(super) fn part(m: &ToolCallMeta, part: Part, opts: &RenderOptions, out: &mut String) {
+pub(super) fn part(
+    doc: &Document,
+    m: &ToolCallMeta,
+    part: Part,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
+    let view = tool_view(m);
     match part {
-        Part::Head => {
-            out.raw("<span class=\"ds-tool-name\">")
-                .text(&m.tool_name)
-                .raw("</span> <span class=\"ds-tool-summary\">")
-                .text(&summarize_arguments(&m.arguments))
-                .raw("</span> ");
-            status_badge(out, m.status(), opts);
-            duration_span(out, m.duration_ms, opts);
-        }
+        Part::Head => head(doc, m, &view, opts, out),
         Part::Args => {
-            out.raw("<details class=\"ds-tool-args\"><summary>")
-                .text(l(opts, Label::Arguments))
-                .raw("</summary><pre tabindex=\"0\">");
-            push_json_pretty(out, &m.arguments);
-            out.raw("</pre></details>");
+            if let ToolView::Generic(g) = &view {
+                arguments(g.arguments, opts, out);
+            }
         }
         Part::Result => {
             let Some(result) = &m.result else { return };
-            out.raw("<details class=\"ds-tool-result\"><summary>")
-                .text(l(opts, Label::Result))
-                .raw("</summary><pre tabindex=\"0\">");
-            match &result.data {
-                serde_json::Value::String(s) => {
-                    out.text(&strip_ansi(s));
+            if matches!(result.status, CallStatus::Error | CallStatus::Rejected) {
+                if let Some(msg) = error_message(&result.data).filter(|s| !s.trim().is_empty()) {
+                    out.raw("<div class=\"ds-tool-error\">")
+                        .text(&strip_ansi(&msg))
+                        .raw("</div>");
+                    return;
                 }
-                other => push_json_pretty(out, other),
             }
-            out.raw("</pre></details>");
+            match &view {
+                ToolView::Read(r) => tool_read::render(r, opts, out),
+                ToolView::Search(s) if s.groups.is_some() => tool_search::render(s, opts, out),
+                ToolView::WebSearch(w) => tool_web::search(w, opts, out),
+                ToolView::WebFetch(f) => tool_web::fetch(f, opts, out),
+                ToolView::Generic(g) if g.text.is_some() => {
+                    fold_text(out, g.text.as_deref().unwrap_or_default(), opts);
+                }
+                _ => match &result.data {
+                    Value::String(s) => fold_text(out, s, opts),
+                    other => folded_json(out, Label::Result, other, opts),
+                },
+            }
         }
         _ => {}
     }
+}
+
+fn head(
+    doc: &Document,
+    m: &ToolCallMeta,
+    view: &ToolView<'_>,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
+    match view {
+        ToolView::Generic(g) => {
+            out.raw("<span class=\"ds-tool-name\">");
+            if let Some(server) = &g.server {
+                out.raw("<span class=\"ds-tool-server\">")
+                    .text(server)
+                    .raw("</span> · ");
+            }
+            out.text(&g.tool)
+                .raw("</span> <span class=\"ds-tool-summary\">")
+                .text(&summarize_arguments(g.arguments))
+                .raw("</span> ");
+        }
+        _ => {
+            let h = headline(doc, opts.locale);
+            let (label, summary) = h
+                .as_ref()
+                .map_or(("", ""), |h| (h.label, h.summary.as_str()));
+            out.raw("<span class=\"ds-tool-name\" title=\"")
+                .text(&m.tool_name)
+                .raw("\">")
+                .text(label)
+                .raw("</span> <span class=\"ds-tool-summary\">")
+                .text(summary)
+                .raw("</span> ");
+        }
+    }
+    status_badge(out, m.status(), opts);
+    duration_span(out, m.duration_ms, opts);
+}
+
+/// Arguments as a key–value list: text as text, numbers and flags as they are, objects
+/// and lists as folded JSON; arguments that are not an object as folded JSON.
+fn arguments(args: &Value, opts: &RenderOptions, out: &mut String) {
+    let Value::Object(map) = args else {
+        if !args.is_null() {
+            folded_json(out, Label::Arguments, args, opts);
+        }
+        return;
+    };
+    if map.is_empty() {
+        return;
+    }
+    out.raw("<dl class=\"ds-kv\">");
+    for (k, v) in map {
+        out.raw("<dt>").text(k).raw("</dt><dd>");
+        match v {
+            Value::String(s) if s.contains('\n') => {
+                out.raw("<pre class=\"ds-kv-text\" tabindex=\"0\">")
+                    .text(s)
+                    .raw("</pre>");
+            }
+            Value::String(s) => {
+                out.text(s);
+            }
+            Value::Number(n) => {
+                out.text(&n.to_string());
+            }
+            Value::Bool(b) => {
+                out.raw(if *b { "true" } else { "false" });
+            }
+            Value::Null => {
+                out.raw("null");
+            }
+            other => {
+                out.raw("<details class=\"ds-kv-json\"><summary>")
+                    .text(&summarize_arguments(other))
+                    .raw("</summary><pre tabindex=\"0\">");
+                push_json_pretty(out, other);
+                out.raw("</pre></details>");
+            }
+        }
+        out.raw("</dd>");
+    }
+    out.raw("</dl>");
+}
+
+/// JSON folded under a label.
+fn folded_json(out: &mut String, name: Label, v: &Value, opts: &RenderOptions) {
+    let class = if name == Label::Arguments {
+        "ds-tool-args"
+    } else {
+        "ds-tool-result"
+    };
+    out.raw("<details class=\"")
+        .raw(class)
+        .raw("\"><summary>")
+        .text(l(opts, name))
+        .raw("</summary><pre tabindex=\"0\">");
+    push_json_pretty(out, v);
+    out.raw("</pre></details>");
 }
