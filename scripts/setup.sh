@@ -55,6 +55,11 @@ if [ ! -d node_modules/binaryen ] || [ ! -d node_modules/playwright-core ] \
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
+# The benchmark's peers (bench/package-lock.json): its 100 KB smoke run is part of the tests.
+if [ ! -d bench/node_modules/marked ] || [ bench/package-lock.json -nt bench/node_modules/.package-lock.json ]; then
+  npm ci --prefix bench --no-audit --no-fund --loglevel=error
+fi
+
 # The viewer's SQLite (@sqlite.org/sqlite-wasm, pinned in package-lock.json), copied
 # beside the viewer: only the viewer's store reader loads it, never the npm package.
 sqlite_src=node_modules/@sqlite.org/sqlite-wasm

@@ -25,6 +25,11 @@ bash scripts/build-wasm.sh
 node tests/js/package-node.mjs
 node tests/js/pack-test.mjs
 
+echo "== the benchmark's 100 KB smoke run (streamed HTML equals one-shot HTML in every form; times are printed, not tested)"
+node --expose-gc bench/bench.mjs --pkg pkg --quick --out target/bench-smoke.json > target/bench-smoke.log \
+  || { cat target/bench-smoke.log; exit 1; }
+grep '^checks:' target/bench-smoke.log | tail -1
+
 echo "== the web component and the embedding examples in headless Chromium"
 node tests/browser/run.mjs
 

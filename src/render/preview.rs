@@ -35,6 +35,14 @@ pub trait PreviewOut {
 /// heading, a rule); a table row is held whole, up to this many bytes too.
 const MAX_HELD: usize = 4096;
 
+/// Deepest nesting of inline elements the preview opens; past it, openers are withheld
+/// (shown neither as elements nor as raw markers) until the block is finished and
+/// rendered exactly. Finding a closer's opener
+/// walks the open inlines, so the bound keeps a delta's cost independent of how many
+/// openers came before it (`*a_ ` repeated would otherwise cost the square of its
+/// length), and the page never holds thousands of nested elements.
+const MAX_INLINE_DEPTH: usize = 32;
+
 /// A container block that is open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Container {
@@ -659,6 +667,11 @@ impl Preview {
         }
     }
 
+    /// Whether another inline element may open (see [`MAX_INLINE_DEPTH`]).
+    fn can_nest(&self) -> bool {
+        self.inlines.len() < MAX_INLINE_DEPTH
+    }
+
     /// Reads one character of inline content.
     fn inline_char(&mut self, c: char, out: &mut impl PreviewOut) {
         match &mut self.pending {
@@ -742,9 +755,11 @@ impl Preview {
                 return;
             }
             '[' if !self.prev.is_alphanumeric() && self.prev != ']' => {
-                self.flush(out);
-                out.open(Tag::A);
-                self.inlines.push(Inline::Link { image: false });
+                if self.can_nest() {
+                    self.flush(out);
+                    out.open(Tag::A);
+                    self.inlines.push(Inline::Link { image: false });
+                }
             }
             ']' if self
                 .inlines
@@ -783,7 +798,7 @@ impl Preview {
                 }
             }
             Pending::Bang => {
-                if next == b'[' {
+                if next == b'[' && self.can_nest() {
                     self.flush(out);
                     out.open(Tag::Span);
                     self.inlines.push(Inline::Link { image: true });
@@ -855,6 +870,7 @@ impl Preview {
                     out.close();
                 }
                 Some(_) => self.run.extend(std::iter::repeat_n(c, n)),
+                None if !self.can_nest() => {}
                 None => {
                     self.flush(out);
                     out.open(Tag::Code);
@@ -885,9 +901,11 @@ impl Preview {
             if can_close && open.is_some() && n <= 2 {
                 self.close_to(open.unwrap_or(0), out);
             } else if can_open && n <= 2 {
-                self.flush(out);
-                out.open(Tag::Del);
-                self.inlines.push(Inline::Strike);
+                if self.can_nest() {
+                    self.flush(out);
+                    out.open(Tag::Del);
+                    self.inlines.push(Inline::Strike);
+                }
             } else {
                 self.run.extend(std::iter::repeat_n(c, n));
             }
@@ -911,7 +929,9 @@ impl Preview {
             }
         }
         if n > 0 {
-            if can_open && n <= 3 {
+            if can_open && n <= 3 && self.inlines.len() + n.div_ceil(2) > MAX_INLINE_DEPTH {
+                // Withheld: too deep to show (see MAX_INLINE_DEPTH).
+            } else if can_open && n <= 3 {
                 self.flush(out);
                 if n >= 2 {
                     out.open(Tag::Strong);
@@ -1066,6 +1086,70 @@ mod tests {
         let refs: Vec<&str> = bytes.iter().map(String::as_str).collect();
         assert_eq!(preview_in(&refs), whole, "char by char: {text:?}");
         whole
+    }
+
+    /// Counts how deep the preview nests elements and how many calls it makes.
+    #[derive(Default)]
+    struct Depth {
+        open: usize,
+        deepest: usize,
+        calls: usize,
+    }
+
+    impl PreviewOut for Depth {
+        fn open(&mut self, tag: Tag) {
+            self.calls += 1;
+            if !tag.is_void() {
+                self.open += 1;
+                self.deepest = self.deepest.max(self.open);
+            }
+        }
+        fn attr(&mut self, _: Attr, _: &str) {
+            self.calls += 1;
+        }
+        fn text(&mut self, _: &str) {
+            self.calls += 1;
+        }
+        fn close(&mut self) {
+            self.calls += 1;
+            self.open -= 1;
+        }
+    }
+
+    #[test]
+    fn openers_without_closers_nest_no_deeper_than_the_bound() {
+        // The pathological corpus's shapes: each opener would otherwise nest one level
+        // deeper, and every closer would walk all of them.
+        for (name, unit) in [
+            ("comrak-emph", "*a_ "),
+            ("link-openers-emph-closers", "[ a_"),
+            ("emph-**_*", "**_* "),
+            ("code-and-strike", "`a ~b "),
+        ] {
+            let text = unit.repeat(20_000);
+            let mut p = Preview::default();
+            let mut d = Depth::default();
+            for chunk in text.as_bytes().chunks(16) {
+                p.feed(std::str::from_utf8(chunk).unwrap(), &mut d);
+            }
+            assert!(
+                d.deepest <= MAX_INLINE_DEPTH + 2,
+                "{name}: nested {} deep",
+                d.deepest
+            );
+            assert!(
+                d.calls <= 2 * text.len(),
+                "{name}: {} output calls for {} bytes",
+                d.calls,
+                text.len()
+            );
+        }
+        let deep = preview(&"*a ".repeat(40));
+        assert_eq!(deep.matches("<em>").count(), MAX_INLINE_DEPTH);
+        assert!(
+            !deep.contains('*'),
+            "openers past the bound are withheld: {deep}"
+        );
     }
 
     #[test]
