@@ -16,7 +16,7 @@ import os from 'node:os';
 
 import { parseArgs } from './lib/args.mjs';
 import { generate, SIZES } from './gen/transcript.mjs';
-import { loadPackage, streamPush, streamWire, streamPushChunks, streamWireChunks, oneShot } from './lib/docstream.mjs';
+import { loadPackage, streamPush, streamWire, streamPushChunks, streamWireChunks, oneShot, render } from './lib/docstream.mjs';
 import { SINKS, streamNdjson, streamSse, markedOneShot, decodeSplitParse, PEER_PACKAGES } from './lib/peers.mjs';
 import { deltaLines, longTable, pathologicalCases } from './lib/cases.mjs';
 import { timeCli } from './lib/native.mjs';
@@ -94,6 +94,7 @@ function jobsFor(size) {
     add(`ds.wire.64${suffix}`, buf, () => streamWire(ds, buf, 64));
     add(`ds.wire.16${suffix}`, buf, () => streamWire(ds, buf, 16));
     add(`ds.oneshot${suffix}`, buf, () => oneShot(ds, buf), 3);
+    add(`ds.render${suffix}`, buf, () => render(ds, buf), 3);
   }
   add('js.smd.64', nd, () => streamNdjson(nd, new SINKS.smd(), 64));
   add('js.blockmemo.64', nd, () => streamNdjson(nd, new SINKS.blockmemo(), 64));
@@ -111,7 +112,7 @@ for (const suffix of ['', '.sse']) {
   for (const f of ['push.64', 'wire.64']) RATIOS.push([`js.smd.64${suffix}`, `ds.${f}${suffix}`]);
 }
 for (const f of ['push.64', 'wire.64']) RATIOS.push([`js.blockmemo.64`, `ds.${f}`]);
-RATIOS.push(['js.marked_oneshot', 'ds.oneshot'], ['ds.oneshot', 'js.decode_split_parse']);
+RATIOS.push(['js.marked_oneshot', 'ds.oneshot'], ['js.marked_oneshot', 'ds.render'], ['ds.oneshot', 'js.decode_split_parse']);
 
 // ---------------------------------------------------------------- checks (untimed)
 /** What docstream made of an input: its format and how many documents of each type. */
@@ -130,6 +131,7 @@ function documentTypes(buf) {
 for (const size of opts.sizes) {
   for (const [suffix, buf] of [['', inputs[size].nd], ['.sse', inputs[size].sse]]) {
     const whole = oneShot(ds, buf, true);
+    check(`${size}${suffix} write(whole)+end()+html() equals push(whole)+finish()+html()`, render(ds, buf, true) === whole);
     const z = results.sizes[size];
     z[`documents${suffix}`] = documentTypes(buf);
     z[`htmlChars${suffix}`] = whole.length;
@@ -147,7 +149,7 @@ for (const size of opts.sizes) {
 }
 {
   const failed = results.checks.filter((c) => !c.ok).length;
-  log(`checks: ${results.checks.length - failed} passed, ${failed} failed`);
+  log(`checks so far: ${results.checks.length - failed} passed, ${failed} failed`);
 }
 save();
 

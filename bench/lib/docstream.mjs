@@ -116,3 +116,16 @@ export function oneShot(ds, buf, keepHtml = false) {
   s.free();
   return keepHtml ? html : n + html.length;
 }
+
+/**
+ * One-shot without patches, as a page showing a saved transcript does it: `write(whole)`,
+ * `end()`, `html()`. Returns the page's HTML length (or the HTML).
+ */
+export function render(ds, buf, keepHtml = false) {
+  const s = new ds.DocStream();
+  s.write(buf);
+  s.end();
+  const html = s.html();
+  s.free();
+  return keepHtml ? html : html.length;
+}

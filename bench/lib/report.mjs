@@ -41,6 +41,9 @@ export function goalRows(r) {
     const a = ratio(mid, 'js.marked_oneshot/ds.oneshot');
     const b = ratio(big, 'js.marked_oneshot/ds.oneshot');
     rows.push([`marked + jsdiff + diff2html ÷ docstream one-shot (how many times faster), ${pair}`, '≥ 3×', sizes2(a, b), status(all(a, b) && a >= 3 && b >= 3)]);
+    const c = ratio(mid, 'js.marked_oneshot/ds.render');
+    const d = ratio(big, 'js.marked_oneshot/ds.render');
+    rows.push([`marked + jsdiff + diff2html ÷ docstream \`write(whole)\`+\`end()\`+\`html()\` (no patches), ${pair}`, '≥ 3×', sizes2(c, d), status(all(c, d) && c >= 3 && d >= 3)]);
   }
   {
     const n = r.native?.[`json ${big}`];
@@ -88,6 +91,7 @@ const PIPELINES = [
   ['ds.wire.64', 'docstream `write()` per 64 B chunk, `pull()` when it returns true'],
   ['ds.wire.16', 'docstream `write()` per 16 B chunk, `pull()` when it returns true'],
   ['ds.oneshot', 'docstream one-shot: `push(whole)`, `finish()`, `html()`'],
+  ['ds.render', 'docstream one-shot without patches: `write(whole)`, `end()`, `html()`'],
   ['js.smd.64', 'streaming-markdown + JS ingest, 64 B chunks, tools rendered'],
   ['js.blockmemo.64', 'Streamdown-style block memo with marked, 64 B chunks'],
   ['js.floor.64', 'JS ingest + tool rendering, no Markdown (the floor under both)'],

@@ -3,9 +3,10 @@
 // renderer page with a stub preload bridge. The VS Code extension and the Electron main
 // process themselves are not run (neither is installed).
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { ROOT, newPage, readRoot } from './harness.mjs';
 import { assertClean } from './element.test.mjs';
+import { screenshotDir } from '../shared/screenshots.mjs';
 
 /** The element's HTML for `text` loaded at once, from a strict-CSP test page. */
 async function reference(context, url, text) {
@@ -34,13 +35,12 @@ export const tests = [
       await page.waitForFunction(() => /^done/.test(document.getElementById('status').value), null, { timeout: 30000 });
       const html = await page.evaluate(() => document.getElementById('view').html());
       assert.equal(html, await reference(context, url, readRoot('examples/cursor-session.jsonl', 'utf8')));
-      mkdirSync(`${ROOT}/target/screenshots`, { recursive: true });
       for (const theme of ['light', 'dark']) {
         await page.selectOption('select[name="theme"]', theme);
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         const bg = await page.evaluate(() => getComputedStyle(document.getElementById('view')).backgroundColor);
         assert.equal(bg, theme === 'light' ? 'rgb(255, 255, 255)' : 'rgb(13, 17, 23)');
-        await page.screenshot({ path: `${ROOT}/target/screenshots/demo-${theme}.png` });
+        await page.screenshot({ path: join(screenshotDir(ROOT), `demo-${theme}.png`) });
       }
       await assertClean(page);
     },

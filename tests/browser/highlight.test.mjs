@@ -2,9 +2,10 @@
 // package when the first code block appears), line by line while a block streams, both
 // sides of a diff, colours from the theme, and the `highlighter` hook.
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { ROOT, readRoot } from './harness.mjs';
 import { assertClean, openTestPage } from './element.test.mjs';
+import { screenshotDir } from '../shared/screenshots.mjs';
 
 /** A Cursor stream-json answer whose Rust block arrives `size` characters at a time: a
  * comment opened on one line and closed on the next tells whether the tokenizer's state
@@ -84,14 +85,13 @@ export const tests = [
       assert.equal(r.keywordColour, 'rgb(207, 34, 46)', 'light theme keyword colour');
       assert.equal(r.darkKeywordColour, 'rgb(255, 123, 114)', 'dark theme keyword colour');
       assert.equal(r.stripped, r.parsedHtml, 'without the colour spans the DOM is html()');
-      mkdirSync(`${ROOT}/target/screenshots`, { recursive: true });
       for (const theme of ['light', 'dark']) {
         await page.evaluate((theme) => {
           const v = document.getElementById('code-shot');
           v.setAttribute('theme', theme);
           v.style.background = theme === 'dark' ? '#0d1117' : '#ffffff';
         }, theme);
-        await (await page.$('#code-shot')).screenshot({ path: `${ROOT}/target/screenshots/highlight-code-${theme}.png` });
+        await (await page.$('#code-shot')).screenshot({ path: join(screenshotDir(ROOT), `highlight-code-${theme}.png`) });
       }
       await assertClean(page);
     },
@@ -125,7 +125,6 @@ export const tests = [
       assert.ok(r.added.some((k) => k.includes('string')), `added lines coloured: ${JSON.stringify(r.added)}`);
       assert.ok(r.split.filter((k) => k.includes('string')).length >= 2, 'both sides of the split view');
       assert.equal(r.stripped, r.parsedHtml, 'the word marks and the text are the renderer\'s');
-      mkdirSync(`${ROOT}/target/screenshots`, { recursive: true });
       for (const theme of ['light', 'dark']) {
         await page.evaluate((theme) => {
           const v = document.getElementById('shot');
@@ -133,7 +132,7 @@ export const tests = [
           v.style.background = theme === 'dark' ? '#0d1117' : '#ffffff';
         }, theme);
         const el = await page.$('#shot');
-        await el.screenshot({ path: `${ROOT}/target/screenshots/highlight-${theme}.png` });
+        await el.screenshot({ path: join(screenshotDir(ROOT), `highlight-${theme}.png`) });
       }
       await assertClean(page);
     },

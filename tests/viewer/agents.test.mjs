@@ -1,8 +1,8 @@
 // Codex CLI and Gemini CLI runs in the viewer: each kind of document they make is
 // shown, and the screenshots docs/screenshots/codex-session.png and gemini-cli.png.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { assert, openViewer, loadFile } from './lib.mjs';
+import { screenshotDir } from '../shared/screenshots.mjs';
 
 /** How many of each kind of document are shown, and facts the screenshots rely on. */
 function shown(page) {
@@ -25,8 +25,7 @@ function shown(page) {
 }
 
 async function screenshot(page, root, name) {
-  const dir = join(root, 'docs/screenshots');
-  mkdirSync(dir, { recursive: true });
+  const dir = screenshotDir(root);
   await page.evaluate(() => document.activeElement?.blur());
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   await page.screenshot({ path: join(dir, name), animations: 'disabled' });

@@ -10,6 +10,7 @@ import { copyFileSync, mkdirSync, truncateSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assert, openViewer } from './lib.mjs';
+import { screenshotDir } from '../shared/screenshots.mjs';
 import { cursorUserDir, claudeProjects, largeCursorDb } from './stores.mjs';
 
 function buildFolder(tmp, name) {
@@ -123,10 +124,10 @@ export const tests = [
       await page.fill('#library-search', '');
       await page.dispatchEvent('#library-search', 'input');
       await page.waitForFunction(() => !document.getElementById('library-table').hidden);
-      await page.screenshot({ path: join(root, 'docs', 'screenshots', 'viewer-library.png') });
+      await page.screenshot({ path: join(screenshotDir(root), 'viewer-library.png') });
       await page.fill('#library-search', 'greet');
       await page.waitForFunction(() => !document.getElementById('library-results').hidden);
-      await page.screenshot({ path: join(root, 'docs', 'screenshots', 'viewer-library-search.png') });
+      await page.screenshot({ path: join(screenshotDir(root), 'viewer-library-search.png') });
     },
   },
   {

@@ -1,8 +1,8 @@
 // Theme (light, dark, system), diff view (unified, side by side), keyboard reach,
 // landmarks and headings, and the screenshots in docs/screenshots/.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { assert, openViewer, loadFile } from './lib.mjs';
+import { screenshotDir } from '../shared/screenshots.mjs';
 
 const sample = (root) => join(root, 'examples/cursor-session.jsonl');
 
@@ -102,8 +102,7 @@ export const tests = [
   {
     name: 'screenshots: light, dark, a diff, a plan',
     async run({ page, base, root }) {
-      const dir = join(root, 'docs/screenshots');
-      mkdirSync(dir, { recursive: true });
+      const dir = screenshotDir(root);
       await page.emulateMedia({ colorScheme: 'light' });
       await openViewer(page, base);
       await loadFile(page, sample(root));

@@ -5,7 +5,8 @@
 //   node tests/viewer/run.mjs [name-filter]
 //
 // Each test gets a fresh page; any console error or uncaught exception fails it.
-// The run writes docs/screenshots/viewer-*.png and a generated 50 MB transcript in a
+// The run writes target/screenshots/viewer-*.png (docs/screenshots/ with
+// DS_SCREENSHOTS=docs/screenshots) and a generated 50 MB transcript in a
 // temp dir (removed at the end).
 import { chromium } from 'playwright-core';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
