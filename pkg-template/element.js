@@ -754,7 +754,9 @@ export class DocstreamView extends HTMLElement {
       ? (kind === 'tsv' ? tableAsTsv(table) : tableAsMarkdown(table))
       : kind === 'output'
         ? [...doc.querySelectorAll('.ds-output')].map((p) => p.textContent).join('')
-        : (doc.querySelector('.ds-code code')?.textContent ?? '');
+        : kind === 'command'
+          ? (doc.querySelector('.ds-command')?.textContent ?? '').replace(/^\$ /, '')
+          : (doc.querySelector('.ds-code code')?.textContent ?? '');
     const proceed = this.#emit(
       'docstream-copy',
       { text, documentId: doc.getAttribute('data-doc-id') ?? '' },

@@ -363,6 +363,7 @@ export const tests = [
         return {
           code: docs(a).find((d) => d.type === 'code_block')?.content,
           output: docs(b).find((d) => d.type === 'terminal_command' && d.metadata.output)?.metadata.output,
+          command: docs(b).find((d) => d.type === 'terminal_command')?.metadata.command,
         };
       }, [fences, tools]);
       assert.ok(expected.code, 'fences.jsonl has a code block');
@@ -381,6 +382,17 @@ export const tests = [
       ev = await page.evaluate(() => window.T.events.filter((e) => e.type === 'docstream-copy'));
       assert.equal(ev[1].detail.text, expected.output);
       assert.equal(clip, expected.output);
+
+      // One control per thing, each named for what it copies: the command alone.
+      const command = page.locator('#term .ds-terminal-command .ds-copy[data-copy="command"]').first();
+      assert.equal(await command.textContent(), 'Copy command');
+      await command.click();
+      await page.waitForFunction(() => window.T.events.filter((e) => e.type === 'docstream-copy').length === 3);
+      clip = await page.evaluate(() => navigator.clipboard.readText());
+      assert.equal(clip, expected.command);
+      const names = await page.$$eval('#term', (hosts) =>
+        hosts.flatMap((h) => [...h.shadowRoot.querySelectorAll('.ds-terminal-command')]).map((d) => [...d.querySelectorAll('.ds-copy')].map((b) => b.textContent)));
+      for (const n of names) assert.equal(new Set(n).size, n.length, `one copy control per thing: ${n}`);
 
       // preventDefault() keeps the element off the clipboard (a host may copy itself).
       await page.evaluate(() => {

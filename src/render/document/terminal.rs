@@ -42,6 +42,9 @@ fn head(m: &TerminalMeta, opts: &RenderOptions, out: &mut String) {
     out.raw("<code class=\"ds-command\">$ ")
         .text(&m.command)
         .raw("</code>");
+    if !m.command.is_empty() {
+        copy_button(out, "command", Label::CopyCommand, opts);
+    }
     if let Some(cwd) = &m.working_directory {
         out.raw(" <span class=\"ds-cwd\">")
             .text(l(opts, Label::WorkingDirectory))
