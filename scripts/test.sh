@@ -56,6 +56,7 @@ suite "the JavaScript API as WebAssembly in headless Chromium" cargo test "${was
 suite "the built package" bash scripts/build-wasm.sh
 suite "the package in Node" node tests/js/package-node.mjs
 suite "the packed package" node tests/js/pack-test.mjs
+suite "the packed package's JSX types" node tests/js/jsx-types.mjs
 
 # Times are printed, not tested; the run fails when streamed HTML differs from one-shot
 # HTML in any form.
