@@ -18,7 +18,8 @@ echo "Rendered $sample -> $out/cursor-session.html"
 ./target/release/docstream text "$sample"
 
 bash scripts/build-wasm.sh
+echo "Built the npm package -> pkg/ (the web component and the viewer's renderer)"
 if [[ "${1:-}" != "--no-serve" ]]; then
-  echo "Open the viewer URL below in a browser (Ctrl-C stops the server)."
   exec node scripts/serve.mjs --port "${PORT:-8080}"
 fi
+echo "docstream: demo ready: open $out/cursor-session.html (bash scripts/demo.sh also serves the viewer)"

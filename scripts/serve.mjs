@@ -7,6 +7,7 @@
 // `serve()` is also what the browser tests use (with an optional handler that runs
 // first, and optional extra response headers).
 import { createServer } from 'node:http';
+import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,7 +87,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const port = i > 0 ? Number(process.argv[i + 1]) : Number(process.env.PORT ?? 8080);
   const { url } = await serve({ port });
   console.log(`docstream: serving ${ROOT} at ${url}/`);
-  console.log(`  viewer:  ${url}/www/viewer/?src=../../examples/cursor-session.jsonl`);
   console.log(`  demo:    ${url}/www/demo/`);
-  console.log(`  (build the package first: bash scripts/build-wasm.sh)`);
+  if (!existsSync(join(ROOT, 'pkg', 'docstream.js'))) {
+    console.log('  (pkg/ is not built: bash scripts/build-wasm.sh, then reload)');
+  }
+  console.log(`docstream: ready; open the viewer at ${url}/www/viewer/?src=../../examples/cursor-session.jsonl (Ctrl-C stops)`);
 }
