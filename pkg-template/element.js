@@ -92,13 +92,52 @@ function yieldToEventLoop() {
   });
 }
 
+/**
+ * The element's shadow root: the polite live region and the conversation. (Built outside
+ * the constructor: the manifest's analyzer takes any assignment there for a field.)
+ */
+function shadowOf(host) {
+  const root = host.attachShadow({ mode: 'open' });
+  root.adoptedStyleSheets = [styleSheet()];
+  const live = document.createElement('div');
+  live.className = 'ds-live';
+  live.setAttribute('role', 'status');
+  live.setAttribute('aria-live', 'polite');
+  live.setAttribute('part', 'status');
+  const conversation = document.createElement('div');
+  conversation.className = 'ds-conversation';
+  conversation.setAttribute('part', 'conversation');
+  conversation.setAttribute('aria-busy', 'false');
+  root.append(live, conversation);
+  return { root, live, conversation };
+}
+
 function toError(e, fallback) {
   return { code: e?.code ?? fallback, message: String(e?.message ?? e) };
 }
 
 /**
- * `<docstream-view>`. Attributes (reflected as properties): `src`, `format`, `theme`
- * (`auto|light|dark|vscode`), `diff` (`unified|split`), `allow-images`, `locale`.
+ * `<docstream-view>`: a coding agent's stream shown as live documents. Attributes are
+ * reflected as properties: `src`, `format`, `theme` (`auto|light|dark|vscode`), `diff`
+ * (`unified|split`), `allow-images`, `locale`, `highlight` (`off`), `thinking`
+ * (`live|open|closed`).
+ *
+ * @customElement docstream-view
+ * @fires {CustomEvent<DocstreamChoiceDetail>} docstream-choice - A clarification option was picked.
+ * @fires {CustomEvent<DocstreamCopyDetail>} docstream-copy - Before a copy (cancelable: `preventDefault()` keeps the element off the clipboard).
+ * @fires {CustomEvent<DocstreamErrorDetail>} docstream-error - Loading, reading, the clipboard or the diagrams hook failed; `detail.code` says which.
+ * @fires {CustomEvent<DocstreamDoneDetail>} docstream-done - A stream ended; `detail.conversation` is its snapshot.
+ * @fires {CustomEvent<DocstreamProgressDetail>} docstream-progress - Bytes pushed so far.
+ * @csspart conversation - The list of turns.
+ * @csspart turn - A turn (also `user-turn` or `assistant-turn`).
+ * @csspart user-turn - A turn of the user.
+ * @csspart assistant-turn - A turn of the agent.
+ * @csspart turn-header - A turn's header.
+ * @csspart document - A document (also its type: `text`, `code-block`, `file-edit`, `terminal-command` …).
+ * @csspart copy-button - Every copy control.
+ * @csspart option - A clarification's option.
+ * @csspart status - The polite live region.
+ * @csspart diagram - What the `diagrams` hook returned, in place of the code.
  */
 export class DocstreamView extends HTMLElement {
   static observedAttributes = ['src', 'format', 'locale', 'theme', 'diff', 'allow-images', 'highlight', 'thinking'];
@@ -177,18 +216,10 @@ export class DocstreamView extends HTMLElement {
     } catch {
       this.#internals = null;
     }
-    this.#root = this.attachShadow({ mode: 'open' });
-    this.#root.adoptedStyleSheets = [styleSheet()];
-    this.#live = document.createElement('div');
-    this.#live.className = 'ds-live';
-    this.#live.setAttribute('role', 'status');
-    this.#live.setAttribute('aria-live', 'polite');
-    this.#live.setAttribute('part', 'status');
-    this.#conversation = document.createElement('div');
-    this.#conversation.className = 'ds-conversation';
-    this.#conversation.setAttribute('part', 'conversation');
-    this.#conversation.setAttribute('aria-busy', 'false');
-    this.#root.append(this.#live, this.#conversation);
+    const { root, live, conversation } = shadowOf(this);
+    this.#root = root;
+    this.#live = live;
+    this.#conversation = conversation;
     this.#applier = new PatchApplier(this.#conversation, {
       turn: decorateTurn,
       header: (el) => el.setAttribute('part', 'turn-header'),

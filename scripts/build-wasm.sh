@@ -21,6 +21,9 @@ node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-t
 node scripts/inline-wasm.mjs
 cp -R pkg-template/. pkg/
 cp assets/docstream.css pkg/docstream.css
+# The Custom Elements Manifest (pkg/custom-elements.json), from element.js, define.js and
+# the stylesheet (cem.config.mjs).
+node_modules/.bin/cem analyze --config cem.config.mjs --quiet
 # The stylesheet also as a module the web component adopts (no fetch, so it works in
 # webviews whose CSP forbids connections).
 node -e 'const fs = require("fs"); process.stdout.write("// Generated from assets/docstream.css by scripts/build-wasm.sh.\nexport default " + JSON.stringify(fs.readFileSync(process.argv[1], "utf8")) + ";\n")' assets/docstream.css > pkg/docstream-css.js
