@@ -5,12 +5,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
-wasm=(--target wasm32-unknown-unknown --no-default-features --features wasm)
+wasm=(--target wasm32-unknown-unknown --no-default-features --features wasm,wasm-convert)
 
 echo "== fmt and clippy"
 cargo fmt --check
 cargo clippy --all-targets -- -D warnings
 cargo clippy --lib "${wasm[@]}" -- -D warnings
+# Each wasm module alone (scripts/build-wasm.sh builds them apart).
+for features in wasm wasm-convert; do
+  cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features "$features" -- -D warnings
+done
 
 echo "== Rust tests"
 cargo test --all-targets
@@ -32,8 +36,10 @@ echo "== the transcript viewer in headless Chromium"
 node tests/viewer/run.mjs
 
 echo "== the TypeScript declarations match the committed copy"
-if ! diff -u docs/api/docstream.d.ts pkg/docstream.d.ts; then
-  echo "pkg/docstream.d.ts differs from docs/api/docstream.d.ts: if the API change is meant," >&2
-  echo "accept it with: cp pkg/docstream.d.ts docs/api/docstream.d.ts" >&2
-  exit 1
-fi
+for api in docstream convert; do
+  if ! diff -u "docs/api/$api.d.ts" "pkg/$api.d.ts"; then
+    echo "pkg/$api.d.ts differs from docs/api/$api.d.ts: if the API change is meant," >&2
+    echo "accept it with: cp pkg/$api.d.ts docs/api/$api.d.ts" >&2
+    exit 1
+  fi
+done
