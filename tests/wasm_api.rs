@@ -50,7 +50,7 @@ fn stringify(v: &JsValue) -> String {
 /// The patches a call returned, read back into the Rust type (which checks their shape).
 fn patches(value: JsValue) -> Vec<Patch> {
     assert!(Array::is_array(&value), "patches are an array");
-    serde_wasm_bindgen::from_value(value).expect("patches have the Patch shape")
+    serde_json::from_str(&stringify(&value)).expect("patches have the Patch shape")
 }
 
 /// The same input read by the Rust library directly.
@@ -630,4 +630,20 @@ fn gemini_stream_to_openai_chunks() {
     ))
     .get(0);
     assert_eq!(get(&call, "index").as_f64(), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+fn patch_objects_spell_parts_tags_and_attrs_as_serde_does() {
+    // push() builds its patch objects by hand from name(); serde reads them back.
+    use docstream::render::parts::{Attr, Part, Tag};
+    let serde_name = |v: serde_json::Value| v.as_str().unwrap().to_owned();
+    for p in Part::ALL {
+        assert_eq!(serde_name(serde_json::to_value(p).unwrap()), p.name());
+    }
+    for t in Tag::ALL {
+        assert_eq!(serde_name(serde_json::to_value(t).unwrap()), t.name());
+    }
+    for a in Attr::ALL {
+        assert_eq!(serde_name(serde_json::to_value(a).unwrap()), a.name());
+    }
 }
