@@ -91,9 +91,8 @@ fn from_error(e: Error) -> JsValue {
 
 /// A Rust value as plain JS objects (maps as objects, no `Map`s or `BigInt`s): written
 /// as JSON by serde_json and read by `JSON.parse`. One serialiser for every type (the
-/// model is serialised as JSON elsewhere anyway), where a second one that builds JS
-/// objects field by field cost about 25 KB of wasm; `JSON.parse` of one string is also
-/// fewer boundary crossings than an object built a property at a time.
+/// model is serialised as JSON elsewhere anyway), where serde-wasm-bindgen's second
+/// one cost about 11 KB of wasm. Not for patches: see [`PatchKeys`].
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let json = serde_json::to_string(value).map_err(|e| js_error("DS_INTERNAL", &e.to_string()))?;
     js_sys::JSON::parse(&json).map_err(|_| js_error("DS_INTERNAL", "JSON.parse failed"))
@@ -330,9 +329,9 @@ impl JsDocStream {
 /// Builds the patch objects `push` and `finish` return, property by property, with the
 /// property names made into JS strings once per stream. The same objects serde would
 /// give (`op` first, then the fields in order; the wasm tests read them back into
-/// [`Patch`]), without a serialiser for JS objects in the module: about 25 KB of wasm
-/// less, and as fast as it was (JSON text and `JSON.parse` instead cost push() about
-/// 40% on a streamed transcript).
+/// [`Patch`]), without a serialiser for JS objects in the module, and as fast as
+/// serde-wasm-bindgen was (JSON text and `JSON.parse` instead cost push() about 45% on
+/// a transcript streamed in 64-byte chunks).
 #[wasm_bindgen]
 extern "C" {
     /// A plain object whose properties are set as `o[k] = v` (no `Reflect.set` and its
