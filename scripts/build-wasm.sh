@@ -1,23 +1,32 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: cargo (wasm32) → wasm-bindgen --target web →
 # wasm-opt -Oz (npm binaryen) → inline.js (the wasm as base64) → every file of
-# pkg-template/ and assets/docstream.css. Prints the sizes.
+# pkg-template/ and assets/docstream.css. Two wasm modules: docstream_bg.wasm (feature
+# `wasm`, the stream and its renderers) and convert_bg.wasm (feature `wasm-convert`, the
+# seed 002 conversions of `docstream/convert`). Prints the sizes (scripts/size.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 profile=wasm-release
-cargo build --lib --profile "$profile" --target wasm32-unknown-unknown --no-default-features --features wasm
 raw=target/wasm32-unknown-unknown/$profile/docstream.wasm
-
 rm -rf pkg && mkdir -p pkg
-wasm-bindgen "$raw" --out-dir pkg --target web --out-name docstream
-# The classes have [Symbol.dispose](): the declarations bring the lib that types it, so a
-# project need not add esnext.disposable itself.
-sed -i '1i /// <reference lib="esnext.disposable" />' pkg/docstream.d.ts
-node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-nontrapping-float-to-int \
-  --enable-sign-ext --enable-mutable-globals --enable-reference-types \
-  pkg/docstream_bg.wasm -o pkg/docstream_bg.wasm
+# One module: cargo with these features, wasm-bindgen, wasm-opt; pkg/NAME.js and pkg/NAME_bg.wasm.
+module() {
+  local name=$1 features=$2
+  cargo build --lib --profile "$profile" --target wasm32-unknown-unknown --no-default-features --features "$features"
+  wasm-bindgen "$raw" --out-dir pkg --target web --out-name "$name"
+  # The classes have [Symbol.dispose](): the declarations bring the lib that types it, so
+  # a project need not add esnext.disposable itself.
+  sed -i '1i /// <reference lib="esnext.disposable" />' "pkg/$name.d.ts"
+  # -Oz twice gains about 1 KB over once; the sections only tools read go.
+  node_modules/.bin/wasm-opt -Oz --strip-producers --strip-target-features -Oz \
+    --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types \
+    "pkg/${name}_bg.wasm" -o "pkg/${name}_bg.wasm"
+}
+module convert wasm-convert
+module docstream wasm
 node scripts/inline-wasm.mjs
 cp -R pkg-template/. pkg/
 cp assets/docstream.css pkg/docstream.css
@@ -39,7 +48,9 @@ sed -i "s/\"version\": \"0.0.0\"/\"version\": \"$version\"/" pkg/package.json
 sizes() { echo "$(wc -c < "$1") bytes, $(gzip -9c "$1" | wc -c) gzip"; }
 echo "pkg/docstream_bg.wasm: $(sizes pkg/docstream_bg.wasm)"
 echo "pkg/docstream.js (JS glue): $(sizes pkg/docstream.js)"
+echo "pkg/convert_bg.wasm (docstream/convert): $(sizes pkg/convert_bg.wasm)"
 echo "pkg/inline.js (glue + wasm as base64): $(sizes pkg/inline.js)"
 echo "pkg/highlight/index.js (highlighter, loaded with the first code block): $(sizes pkg/highlight/index.js)"
 rust=$(ls pkg/highlight/rust-*.js)
 echo "pkg/highlight grammars: $(ls pkg/highlight | wc -l) files; Rust's $(sizes "$rust")"
+bash scripts/size.sh

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
-wasm=(--target wasm32-unknown-unknown --no-default-features --features wasm)
+wasm=(--target wasm32-unknown-unknown --no-default-features --features wasm,wasm-convert)
 log=target/test-run.log
 mkdir -p target && : > "$log"
 started=$SECONDS
@@ -46,6 +46,11 @@ trap summary EXIT
 suite "fmt" cargo fmt --check
 suite "clippy" cargo clippy --all-targets -- -D warnings
 suite "clippy (wasm)" cargo clippy --lib "${wasm[@]}" -- -D warnings
+# Each wasm module alone (scripts/build-wasm.sh builds them apart).
+for features in wasm wasm-convert; do
+  suite "clippy (wasm, $features alone)" \
+    cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features "$features" -- -D warnings
+done
 
 suite "Rust tests" cargo test --all-targets
 suite "Rust doc tests" cargo test --doc
@@ -66,10 +71,14 @@ suite "the benchmark's 100 KB smoke run" \
 suite "the web component and the embedding examples in headless Chromium" node tests/browser/run.mjs
 suite "the transcript viewer in headless Chromium" node tests/viewer/run.mjs
 
-suite "the TypeScript declarations match the committed copy" \
-  diff -u docs/api/docstream.d.ts pkg/docstream.d.ts \
-  || {
-    echo "pkg/docstream.d.ts differs from docs/api/docstream.d.ts: if the API change is meant," >&2
-    echo "accept it with: cp pkg/docstream.d.ts docs/api/docstream.d.ts" >&2
-    exit 1
-  }
+# Both modules' declarations (docstream, convert) against the committed copies.
+declarations_match() {
+  for api in docstream convert; do
+    if ! diff -u "docs/api/$api.d.ts" "pkg/$api.d.ts"; then
+      echo "pkg/$api.d.ts differs from docs/api/$api.d.ts: if the API change is meant," >&2
+      echo "accept it with: cp pkg/$api.d.ts docs/api/$api.d.ts" >&2
+      return 1
+    fi
+  done
+}
+suite "the TypeScript declarations match the committed copies" declarations_match

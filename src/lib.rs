@@ -39,5 +39,5 @@ pub use formats::Format;
 pub use limits::Limits;
 pub use stream::{DocStream, Options};
 
-#[cfg(feature = "wasm")]
+#[cfg(any(feature = "wasm", feature = "wasm-convert"))]
 pub mod wasm;

@@ -1,5 +1,6 @@
 //! The JavaScript API, run as WebAssembly in Node (`cargo test --target
-//! wasm32-unknown-unknown --features wasm`) and, through `wasm_browser.rs`, in headless
+//! wasm32-unknown-unknown --features wasm,wasm-convert`; the conversions' tests need
+//! `wasm-convert`) and, through `wasm_browser.rs`, in headless
 //! Chromium: push and finish with their patches, applying the patches gives `html()`
 //! and the Rust renderer's HTML, chunk invariance on a few fixtures, options, errors
 //! with codes, snapshot shape, diff and plan views, progress text.
@@ -49,7 +50,7 @@ fn stringify(v: &JsValue) -> String {
 /// The patches a call returned, read back into the Rust type (which checks their shape).
 fn patches(value: JsValue) -> Vec<Patch> {
     assert!(Array::is_array(&value), "patches are an array");
-    serde_wasm_bindgen::from_value(value).expect("patches have the Patch shape")
+    serde_json::from_str(&stringify(&value)).expect("patches have the Patch shape")
 }
 
 /// The same input read by the Rust library directly.
@@ -427,12 +428,14 @@ fn diff_and_plan_views_are_the_rust_objects() {
     assert!(s.plan_view("").unwrap().is_undefined());
 }
 
-// ---- the seed 002 conversions ----
+// ---- the seed 002 conversions (feature `wasm-convert`, their own module) ----
 
+#[cfg(feature = "wasm-convert")]
 fn parse(json: &str) -> JsValue {
     js_sys::JSON::parse(json).unwrap()
 }
 
+#[cfg(feature = "wasm-convert")]
 const ANTHROPIC_HISTORY: &str = r#"[
     {"role": "user", "content": "Read main.go"},
     {"role": "assistant", "content": [
@@ -445,6 +448,7 @@ const ANTHROPIC_HISTORY: &str = r#"[
     ]}
 ]"#;
 
+#[cfg(feature = "wasm-convert")]
 #[wasm_bindgen_test]
 fn messages_convert_both_ways_as_the_rust_functions_do() {
     use docstream::convert::messages;
@@ -483,6 +487,7 @@ fn messages_convert_both_ways_as_the_rust_functions_do() {
     assert_eq!(code(&err).as_deref(), Some("DS_BAD_INPUT"));
 }
 
+#[cfg(feature = "wasm-convert")]
 #[wasm_bindgen_test]
 fn tools_choice_and_schema() {
     use docstream::wasm::{
@@ -532,6 +537,7 @@ fn tools_choice_and_schema() {
     );
 }
 
+#[cfg(feature = "wasm-convert")]
 #[wasm_bindgen_test]
 fn thinking_rules_and_the_signature_cache_class() {
     use docstream::wasm::{
@@ -580,6 +586,7 @@ fn thinking_rules_and_the_signature_cache_class() {
     assert_eq!(code(&err).as_deref(), Some("DS_BAD_INPUT"));
 }
 
+#[cfg(feature = "wasm-convert")]
 #[wasm_bindgen_test]
 fn gemini_stream_to_openai_chunks() {
     use docstream::convert::gemini_to_openai::GeminiToOpenAi;
@@ -623,4 +630,20 @@ fn gemini_stream_to_openai_chunks() {
     ))
     .get(0);
     assert_eq!(get(&call, "index").as_f64(), Some(1.0));
+}
+
+#[wasm_bindgen_test]
+fn patch_objects_spell_parts_tags_and_attrs_as_serde_does() {
+    // push() builds its patch objects by hand from name(); serde reads them back.
+    use docstream::render::parts::{Attr, Part, Tag};
+    let serde_name = |v: serde_json::Value| v.as_str().unwrap().to_owned();
+    for p in Part::ALL {
+        assert_eq!(serde_name(serde_json::to_value(p).unwrap()), p.name());
+    }
+    for t in Tag::ALL {
+        assert_eq!(serde_name(serde_json::to_value(t).unwrap()), t.name());
+    }
+    for a in Attr::ALL {
+        assert_eq!(serde_name(serde_json::to_value(a).unwrap()), a.name());
+    }
 }

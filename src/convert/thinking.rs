@@ -30,7 +30,7 @@ pub struct SignatureCache {
 /// `{action: "text"}` or `{action: "drop"}`.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(
-    feature = "wasm",
+    feature = "wasm-convert",
     derive(tsify::Tsify),
     tsify(rename = "ThinkingCheck")
 )]

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 /// A tool definition in the flat Anthropic/Cursor form: `name`, `description`,
 /// `input_schema`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm-convert", derive(tsify::Tsify))]
 pub struct FlatTool {
     /// The tool's name.
     pub name: String,
@@ -30,17 +30,17 @@ pub struct FlatTool {
     pub description: Option<String>,
     /// The JSON Schema of the tool's input.
     #[serde(default)]
-    #[cfg_attr(feature = "wasm", tsify(type = "JsonSchema"))]
+    #[cfg_attr(feature = "wasm-convert", tsify(type = "JsonSchema"))]
     pub input_schema: Value,
 }
 
 /// A tool definition in the nested OpenAI form: `{type: "function", function: {...}}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm-convert", derive(tsify::Tsify))]
 pub struct NestedTool {
     /// Always `"function"`.
     #[serde(rename = "type")]
-    #[cfg_attr(feature = "wasm", tsify(type = "\"function\""))]
+    #[cfg_attr(feature = "wasm-convert", tsify(type = "\"function\""))]
     pub kind: String,
     /// The function itself.
     pub function: FunctionDef,
@@ -48,7 +48,7 @@ pub struct NestedTool {
 
 /// The `function` part of a [`NestedTool`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[cfg_attr(feature = "wasm-convert", derive(tsify::Tsify))]
 pub struct FunctionDef {
     /// The tool's name.
     pub name: String,
@@ -57,7 +57,7 @@ pub struct FunctionDef {
     pub description: Option<String>,
     /// The JSON Schema of the function's parameters.
     #[serde(default)]
-    #[cfg_attr(feature = "wasm", tsify(type = "JsonSchema"))]
+    #[cfg_attr(feature = "wasm-convert", tsify(type = "JsonSchema"))]
     pub parameters: Value,
 }
 

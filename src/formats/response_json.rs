@@ -1,19 +1,36 @@
 //! A complete response object (seed 000 §2–4), an array of them, or a conversation
 //! saved by docstream itself (`{ turns: [...] }`, as `docstream json` prints it).
 
-use serde::Deserialize;
+use serde_json::Value;
 
-use super::{Adapter, Payload, parse};
+use super::{Adapter, Payload, json_error, parse};
 use crate::error::codes;
 use crate::model::{Conversation, Problem, Response, Turn, unknown};
 use crate::normalize::{Event, Normalizer};
 
-#[derive(Deserialize)]
-#[serde(untagged)]
 enum Saved {
     Conversation(Conversation),
     Response(Box<Response>),
     Responses(Vec<Response>),
+}
+
+impl Saved {
+    /// What `#[serde(untagged)]` would give (a conversation, else a response, else an
+    /// array of responses), read from one `Value`: the model's types are then
+    /// deserialised from `Value` only, as their metadata already is, instead of also
+    /// from serde's buffered `Content` twice over (about 60 KB of wasm).
+    fn from_value(v: Value) -> Result<Saved, serde_json::Error> {
+        use serde_json::from_value as f;
+        if v.is_array() {
+            return f(v).map(Saved::Responses);
+        }
+        if v.get("turns").is_some() {
+            if let Ok(c) = f(v.clone()) {
+                return Ok(Saved::Conversation(c));
+            }
+        }
+        f(v).map(|r| Saved::Response(Box::new(r)))
+    }
 }
 
 pub(crate) struct ResponseJson;
@@ -21,7 +38,13 @@ pub(crate) struct ResponseJson;
 impl Adapter for ResponseJson {
     fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
         unknown::take(); // anything noted before this value is not its own
-        let saved = parse::<Saved>(&p, n);
+        let saved = parse::<Value>(&p, n).and_then(|v| match Saved::from_value(v) {
+            Ok(saved) => Some(saved),
+            Err(e) => {
+                n.apply(Event::Error(json_error(&e, &p)));
+                None
+            }
+        });
         let (count, names) = unknown::take();
         if count > 0 {
             let c = n.conversation_mut();

@@ -155,7 +155,8 @@ pub struct UserTurn {
 pub type Response = ChatResponse;
 
 /// One turn of a conversation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+// Deserialize is written by hand below.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 #[serde(tag = "role", rename_all = "lowercase")]
 // Most turns are responses, so boxing them would cost an allocation each for nothing.
@@ -165,6 +166,23 @@ pub enum Turn {
     User(UserTurn),
     /// A response.
     Assistant(ChatResponse),
+}
+
+/// Reads `role` and then the turn from one `Value`, which is what serde's derive does
+/// for an internally tagged enum, less its buffered `Content` deserialisers (about
+/// 20 KB of wasm for this enum's two variants).
+impl<'de> Deserialize<'de> for Turn {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let v = serde_json::Value::deserialize(d)?;
+        let turn = match v.get("role").and_then(serde_json::Value::as_str) {
+            Some("user") => UserTurn::deserialize(v).map(Turn::User),
+            Some("assistant") => ChatResponse::deserialize(v).map(Turn::Assistant),
+            Some(other) => return Err(D::Error::unknown_variant(other, &["user", "assistant"])),
+            None => return Err(D::Error::missing_field("role")),
+        };
+        turn.map_err(D::Error::custom)
+    }
 }
 
 /// What the stream held that docstream did not understand, and how much it read.

@@ -1,5 +1,6 @@
-//! The JavaScript binding: a thin layer over [`crate::DocStream`],
-//! [`HtmlView`](crate::render::patch::HtmlView) and [`crate::convert`] (in `convert.rs`). Nothing here
+//! The JavaScript binding: a thin layer over [`crate::DocStream`] and
+//! [`HtmlView`](crate::render::patch::HtmlView) (in `stream.rs`) and [`crate::convert`]
+//! (in `convert.rs`). Nothing here
 //! decides anything; it converts chunks and options in and objects out, and turns every
 //! error into a JS `Error` with a stable `code`:
 //!
@@ -11,98 +12,28 @@
 //! | `DS_UNKNOWN_FORMAT` | a format name docstream does not know |
 //! | `DS_BAD_INPUT` | a conversion given input of the wrong shape, or invalid JSON |
 //! | `DS_INTERNAL` | a value that could not cross the boundary (a bug) |
+//!
+//! Two WebAssembly modules are built from this crate: `docstream_bg.wasm` (feature
+//! `wasm`: [`JsDocStream`] and its options) and `convert_bg.wasm` (feature
+//! `wasm-convert`: the conversions of `convert.rs`), so the stream's module carries no
+//! conversion code and a page that only renders never loads the conversions.
 
+use wasm_bindgen::JsValue;
+
+#[cfg(feature = "wasm-convert")]
 mod convert;
+#[cfg(feature = "wasm")]
+mod stream;
 
-use serde::{Deserialize, Serialize};
-use wasm_bindgen::prelude::*;
-
-use crate::error::Error;
-use crate::render::labels::Locale;
-use crate::render::patch::{PatchWriter, decode};
-use crate::render::{
-    DiffMode, HtmlView, RenderOptions, diff_view_by_id, plan_view_by_id, progress,
-    render_conversation_in_pieces,
-};
-use crate::{Format, Limits, Options};
-
+#[cfg(feature = "wasm-convert")]
 pub use convert::{
     JsGeminiToOpenAi, JsSignatureCache, clean_schema_for_gemini, history_disables_thinking,
     messages_to_anthropic, messages_to_openai, model_supports_thinking,
     thinking_enabled_by_default, tool_choice_to_anthropic, tool_choice_to_openai,
     tools_to_anthropic, tools_to_openai,
 };
-
-#[wasm_bindgen(typescript_custom_section)]
-const DOCUMENT_TS: &str = include_str!("document.d.ts");
-
-/// How much HTML `html()` writes before handing it to JavaScript.
-const HTML_PIECE_BYTES: usize = 64 * 1024;
-
-/// Options of `new DocStream(options)`.
-#[derive(Deserialize, Default, tsify::Tsify)]
-#[serde(rename_all = "camelCase", default)]
-pub struct DocStreamOptions {
-    /// A format name, or `auto` (the default) to detect the format from the first bytes.
-    #[tsify(optional, type = "Format | \"auto\"")]
-    pub format: Option<String>,
-    /// Images: none load unless their origin is allowed here.
-    #[tsify(optional)]
-    pub images: Option<ImageOptions>,
-    /// Language of the labels in `html()`, the patches and `text()` (default `en`).
-    #[tsify(optional)]
-    pub locale: Option<Locale>,
-    /// Which diff view a file edit shows: `unified`, `split` (side by side), or `both`
-    /// (the default: both are in the HTML and the stylesheet shows the unified one).
-    #[tsify(optional)]
-    pub diff: Option<DiffOption>,
-    /// Size and depth limits; an event over a limit becomes an `error` document.
-    #[tsify(optional)]
-    pub limits: Option<LimitOptions>,
-}
-
-/// `images` of `DocStreamOptions`.
-#[derive(Deserialize, Default, tsify::Tsify)]
-#[serde(rename_all = "camelCase", default)]
-pub struct ImageOptions {
-    /// Origins (`https://host[:port]`) whose images may load; none by default.
-    #[tsify(optional)]
-    pub allow: Vec<String>,
-}
-
-/// `diff` of `DocStreamOptions`.
-#[derive(Deserialize, Clone, Copy, tsify::Tsify)]
-#[serde(rename_all = "lowercase")]
-pub enum DiffOption {
-    /// Only the unified view.
-    Unified,
-    /// Only the side-by-side view.
-    Split,
-    /// Both views.
-    Both,
-}
-
-impl From<DiffOption> for DiffMode {
-    fn from(option: DiffOption) -> DiffMode {
-        match option {
-            DiffOption::Unified => DiffMode::Unified,
-            DiffOption::Split => DiffMode::SideBySide,
-            DiffOption::Both => DiffMode::Both,
-        }
-    }
-}
-
-/// `limits` of `DocStreamOptions`.
-#[derive(Deserialize, Default, tsify::Tsify)]
-#[serde(rename_all = "camelCase", default)]
-pub struct LimitOptions {
-    /// Largest line, SSE event or JSON value in bytes (default 16 MiB).
-    #[tsify(optional)]
-    pub max_event_bytes: Option<usize>,
-    /// Deepest JSON nesting accepted (default and maximum 128).
-    #[tsify(optional)]
-    pub max_depth: Option<usize>,
-}
+#[cfg(feature = "wasm")]
+pub use stream::*;
 
 /// A JS `Error` with a `code` property.
 pub(crate) fn js_error(code: &str, message: &str) -> JsValue {
@@ -110,236 +41,4 @@ pub(crate) fn js_error(code: &str, message: &str) -> JsValue {
     // Setting a property on a fresh Error object cannot fail.
     let _ = js_sys::Reflect::set(&error, &JsValue::from_str("code"), &JsValue::from_str(code));
     error.into()
-}
-
-fn from_error(e: Error) -> JsValue {
-    js_error(e.code(), &e.to_string())
-}
-
-/// A Rust value as plain JS objects (maps as objects, no `Map`s or `BigInt`s).
-pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| js_error("DS_INTERNAL", &e.to_string()))
-}
-
-/// Reads optional options: `undefined` and `null` give the defaults.
-pub(crate) fn from_js<T: for<'de> Deserialize<'de> + Default>(
-    value: Option<JsValue>,
-    code: &str,
-) -> Result<T, JsValue> {
-    match value.filter(|v| !v.is_null() && !v.is_undefined()) {
-        None => Ok(T::default()),
-        Some(v) => serde_wasm_bindgen::from_value(v).map_err(|e| js_error(code, &e.to_string())),
-    }
-}
-
-fn stream_options(options: &DocStreamOptions) -> Result<Options, JsValue> {
-    let format = match options.format.as_deref() {
-        None => None,
-        Some(name) => Format::parse(name).map_err(from_error)?,
-    };
-    let defaults = Limits::default();
-    let limits = options.limits.as_ref();
-    Ok(Options {
-        format,
-        limits: Limits {
-            max_event_bytes: limits
-                .and_then(|l| l.max_event_bytes)
-                .unwrap_or(defaults.max_event_bytes),
-            max_depth: limits
-                .and_then(|l| l.max_depth)
-                .unwrap_or(defaults.max_depth)
-                .min(Limits::MAX_DEPTH),
-        },
-    })
-}
-
-fn render_options(options: &DocStreamOptions) -> Result<RenderOptions, JsValue> {
-    let mut origins = Vec::new();
-    for o in options.images.iter().flat_map(|i| &i.allow) {
-        let origin = crate::render::url::origin(o).ok_or_else(|| {
-            js_error(
-                "DS_BAD_OPTIONS",
-                &format!("images.allow: {o:?} is not an origin like https://example.com"),
-            )
-        })?;
-        origins.push(origin);
-    }
-    Ok(RenderOptions {
-        locale: options.locale.unwrap_or_default(),
-        image_origins_allowed: origins,
-        diff_mode: options.diff.map(DiffMode::from).unwrap_or_default(),
-    })
-}
-
-/// A live conversation read from a byte stream, and its rendered page
-/// (`new DocStream(options)` in JS).
-///
-/// Two ways to use it:
-/// - `push(chunk)` and `finish()` return the patches as objects: simple;
-/// - `write(chunk)` only reads (it returns whether there is something new to show),
-///   `end()` ends the stream, and `pull()` hands out every patch since the last pull as
-///   one string in the wire form (`applyPatches` of `docstream/apply` applies it): one
-///   crossing of the boundary per frame, however many chunks arrived.
-#[wasm_bindgen(js_name = DocStream)]
-pub struct JsDocStream {
-    inner: crate::DocStream,
-    view: HtmlView,
-    wire: PatchWriter,
-}
-
-#[wasm_bindgen(js_class = DocStream)]
-impl JsDocStream {
-    /// `new DocStream({ format?, images?, locale?, diff?, limits? })`. Throws an `Error`
-    /// with code `DS_BAD_OPTIONS` or `DS_UNKNOWN_FORMAT` for options it cannot honour.
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_optional_param_type = "DocStreamOptions")] options: Option<
-            JsValue,
-        >,
-    ) -> Result<JsDocStream, JsValue> {
-        let options: DocStreamOptions = from_js(options, "DS_BAD_OPTIONS")?;
-        Ok(JsDocStream {
-            inner: crate::DocStream::new(stream_options(&options)?),
-            view: HtmlView::new(render_options(&options)?),
-            wire: PatchWriter::new(),
-        })
-    }
-
-    /// Reads a chunk (a `Uint8Array`, an `ArrayBuffer` or a string, cut anywhere) and
-    /// returns the patches that bring the page up to date. Throws an `Error` with code
-    /// `DS_FINISHED` after `finish()`, `DS_BAD_CHUNK` for any other type of chunk.
-    #[wasm_bindgen(unchecked_return_type = "Patch[]")]
-    pub fn push(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] chunk: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        if let Some(text) = chunk.as_string() {
-            self.inner.push_str(&text).map_err(from_error)?;
-        } else if let Some(array) = chunk.dyn_ref::<js_sys::Uint8Array>() {
-            self.inner.push(&array.to_vec()).map_err(from_error)?;
-        } else if let Some(buffer) = chunk.dyn_ref::<js_sys::ArrayBuffer>() {
-            let bytes = js_sys::Uint8Array::new(buffer).to_vec();
-            self.inner.push(&bytes).map_err(from_error)?;
-        } else {
-            return Err(js_error(
-                "DS_BAD_CHUNK",
-                "push() takes a Uint8Array, an ArrayBuffer or a string",
-            ));
-        }
-        self.patches()
-    }
-
-    /// Ends the stream (a response without its final event is marked cut off) and
-    /// returns the last patches. Throws an `Error` with code `DS_FINISHED` when called
-    /// twice.
-    #[wasm_bindgen(unchecked_return_type = "Patch[]")]
-    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        self.inner.finish().map_err(from_error)?;
-        self.patches()
-    }
-
-    fn patches(&mut self) -> Result<JsValue, JsValue> {
-        self.render();
-        let patches = decode(self.wire.as_str()).map_err(|e| {
-            js_error(
-                "DS_INTERNAL",
-                &format!("patch record at {} unreadable", e.offset),
-            )
-        })?;
-        self.wire.clear();
-        to_js(&patches)
-    }
-
-    /// Turns the changes read so far into patches in the wire buffer.
-    fn render(&mut self) {
-        if self.inner.has_changes() {
-            self.view.update_into(
-                self.inner.conversation(),
-                self.inner.changes(),
-                &mut self.wire,
-            );
-            self.inner.clear_changes();
-        }
-    }
-
-    /// Reads a chunk of bytes without rendering anything; returns `true` when there is
-    /// something new for `pull()`. Throws an `Error` with code `DS_FINISHED` after the
-    /// stream ended.
-    pub fn write(&mut self, chunk: &[u8]) -> Result<bool, JsValue> {
-        self.inner.push(chunk).map_err(from_error)?;
-        Ok(self.inner.has_changes())
-    }
-
-    /// `write` for a chunk of text.
-    #[wasm_bindgen(js_name = writeText)]
-    pub fn write_text(&mut self, chunk: &str) -> Result<bool, JsValue> {
-        self.inner.push_str(chunk).map_err(from_error)?;
-        Ok(self.inner.has_changes())
-    }
-
-    /// Ends the stream without rendering (see `finish`); the last patches come from
-    /// `pull()`. Throws an `Error` with code `DS_FINISHED` when the stream already ended.
-    pub fn end(&mut self) -> Result<(), JsValue> {
-        self.inner.finish().map_err(from_error)
-    }
-
-    /// Every patch since the last pull, as one string in the wire form (empty when
-    /// nothing changed); apply it with `applyPatches` of `docstream/apply`.
-    pub fn pull(&mut self) -> String {
-        self.render();
-        self.wire.take()
-    }
-
-    /// The conversation as plain objects (turns; responses in seed 000's shape).
-    #[wasm_bindgen(unchecked_return_type = "Conversation")]
-    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
-        to_js(self.inner.conversation())
-    }
-
-    /// The conversation element's HTML, rendered from the state at once: what applying
-    /// every patch gives once the stream is finished.
-    ///
-    /// Handed over in pieces joined by JavaScript (a rope, no copy), so the page never
-    /// has to fit in WebAssembly memory beside the conversation.
-    pub fn html(&self) -> js_sys::JsString {
-        let mut html = js_sys::JsString::from("");
-        render_conversation_in_pieces(
-            self.inner.conversation(),
-            self.view.options(),
-            HTML_PIECE_BYTES,
-            |piece| html = html.concat(&JsValue::from_str(piece)),
-        );
-        html
-    }
-
-    /// One progress line per agent action (seed 001's `text` format), in `locale`.
-    pub fn text(&self) -> String {
-        progress::progress_lines(self.inner.conversation(), self.view.options().locale)
-    }
-
-    /// The diff view of the `file_edit` document with this id, or `undefined`.
-    #[wasm_bindgen(js_name = diffView, unchecked_return_type = "DiffView | undefined")]
-    pub fn diff_view(&self, id: &str) -> Result<JsValue, JsValue> {
-        match diff_view_by_id(self.inner.conversation(), id) {
-            Some(view) => to_js(&view),
-            None => Ok(JsValue::UNDEFINED),
-        }
-    }
-
-    /// The plan view of the `plan` document with this id, or `undefined`.
-    #[wasm_bindgen(js_name = planView, unchecked_return_type = "PlanView | undefined")]
-    pub fn plan_view(&self, id: &str) -> Result<JsValue, JsValue> {
-        match plan_view_by_id(self.inner.conversation(), id) {
-            Some(view) => to_js(&view),
-            None => Ok(JsValue::UNDEFINED),
-        }
-    }
-
-    /// The detected or named format, once known.
-    #[wasm_bindgen(getter, unchecked_return_type = "Format | undefined")]
-    pub fn format(&self) -> Option<String> {
-        self.inner.format().map(|f| f.name().to_owned())
-    }
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import init, { DocStream } from 'docstream';
 import initInline, { DocStream as InlineDocStream } from 'docstream/inline';
 import { patches } from 'docstream/stream';
+import initConvert, { messagesToOpenAI, toolsToAnthropic, GeminiToOpenAI } from 'docstream/convert';
 
 const fixtures = process.argv[2];
 const read = (rel) => readFileSync(join(fixtures, rel));
@@ -322,5 +323,18 @@ function readable(bytes, sizes) {
     const line = 'x = "y" // z';
     assert.equal(t.line(line).map(([text]) => text).join(''), line, `${id}: tokens spell the line`);
   }
+}
+// docstream/convert: its own module, loaded from the installed package's convert_bg.wasm.
+await initConvert({ module_or_path: readFileSync(fileURLToPath(import.meta.resolve('docstream/convert_bg.wasm'))) });
+{
+  const openai = messagesToOpenAI([
+    { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Read', input: { path: 'a' } }] },
+  ]);
+  assert.equal(openai[0].tool_calls[0].function.name, 'Read');
+  assert.deepEqual(toolsToAnthropic([{ type: 'function', function: { name: 'r', parameters: { type: 'object' } } }]),
+    [{ name: 'r', input_schema: { type: 'object' } }]);
+  const gemini = new GeminiToOpenAI('id', 'gemini-3-pro');
+  assert.ok(Array.isArray(gemini.convert('{"candidates":[{"content":{"parts":[{"text":"hi"}]}}]}')));
+  assert.throws(() => messagesToOpenAI({}), (e) => e.code === 'DS_BAD_INPUT');
 }
 console.log('pack-check: ok');

@@ -25,7 +25,7 @@ try {
   console.log(`pack-test: ${filename}: ${names.join(', ')}`);
   for (const needed of ['docstream.js', 'docstream.d.ts', 'docstream_bg.wasm', 'inline.js', 'inline.d.ts',
     'stream.js', 'stream.d.ts', 'docstream.css', 'package.json', 'README.md', 'LICENSE',
-    'highlight/index.js', 'highlight/index.d.ts']) {
+    'highlight/index.js', 'highlight/index.d.ts', 'convert.js', 'convert.d.ts', 'convert_bg.wasm']) {
     if (!names.includes(needed)) throw new Error(`pack-test: the tarball lacks ${needed}`);
   }
 

@@ -3,6 +3,15 @@
 // compile, resolve through `exports`, and describe the API as the tests use it.
 import init, {
   DocStream,
+  type Conversation,
+  type DiffView,
+  type DocStreamOptions,
+  type Document,
+  type Format,
+  type Patch,
+  type PlanView,
+} from "docstream";
+import initConvert, {
   GeminiToOpenAI,
   SignatureCache,
   cleanSchemaForGemini,
@@ -15,17 +24,10 @@ import init, {
   toolsToAnthropic,
   toolsToOpenAI,
   type AnthropicMessage,
-  type Conversation,
-  type DiffView,
-  type DocStreamOptions,
-  type Document,
-  type Format,
   type NestedTool,
   type OpenAIChunk,
-  type Patch,
-  type PlanView,
   type ThinkingCheck,
-} from "docstream";
+} from "docstream/convert";
 import initInline, { DocStream as InlineDocStream } from "docstream/inline";
 import { patches } from "docstream/stream";
 import { PatchApplier, applyPatches } from "docstream/apply";
@@ -116,6 +118,7 @@ export async function use(bytes: Uint8Array, body: ReadableStream<Uint8Array>, s
   applyPatches(root, pushed);
   void changed, applied;
 
+  await initConvert();
   const history: AnthropicMessage[] = [{ role: "user", content: "hi" }];
   const openai = messagesToOpenAI(history);
   messagesToAnthropic(openai);

@@ -1,0 +1,439 @@
+//! `DocStream` for JavaScript: the stream binding (cargo feature `wasm`), the module
+//! `docstream` and `docstream/define` load.
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use super::js_error;
+use crate::error::Error;
+use crate::render::labels::Locale;
+use crate::render::patch::{Patch, PatchWriter, decode};
+use crate::render::{
+    DiffMode, HtmlView, RenderOptions, diff_view_by_id, plan_view_by_id, progress,
+    render_conversation_in_pieces,
+};
+use crate::{Format, Limits, Options};
+
+#[wasm_bindgen(typescript_custom_section)]
+const DOCUMENT_TS: &str = include_str!("document.d.ts");
+
+/// How much HTML `html()` writes before handing it to JavaScript.
+const HTML_PIECE_BYTES: usize = 64 * 1024;
+
+/// Options of `new DocStream(options)`.
+#[derive(Deserialize, Default, tsify::Tsify)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DocStreamOptions {
+    /// A format name, or `auto` (the default) to detect the format from the first bytes.
+    #[tsify(optional, type = "Format | \"auto\"")]
+    pub format: Option<String>,
+    /// Images: none load unless their origin is allowed here.
+    #[tsify(optional)]
+    pub images: Option<ImageOptions>,
+    /// Language of the labels in `html()`, the patches and `text()` (default `en`).
+    #[tsify(optional)]
+    pub locale: Option<Locale>,
+    /// Which diff view a file edit shows: `unified`, `split` (side by side), or `both`
+    /// (the default: both are in the HTML and the stylesheet shows the unified one).
+    #[tsify(optional)]
+    pub diff: Option<DiffOption>,
+    /// Size and depth limits; an event over a limit becomes an `error` document.
+    #[tsify(optional)]
+    pub limits: Option<LimitOptions>,
+}
+
+/// `images` of `DocStreamOptions`.
+#[derive(Deserialize, Default, tsify::Tsify)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ImageOptions {
+    /// Origins (`https://host[:port]`) whose images may load; none by default.
+    #[tsify(optional)]
+    pub allow: Vec<String>,
+}
+
+/// `diff` of `DocStreamOptions`.
+#[derive(Deserialize, Clone, Copy, tsify::Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum DiffOption {
+    /// Only the unified view.
+    Unified,
+    /// Only the side-by-side view.
+    Split,
+    /// Both views.
+    Both,
+}
+
+impl From<DiffOption> for DiffMode {
+    fn from(option: DiffOption) -> DiffMode {
+        match option {
+            DiffOption::Unified => DiffMode::Unified,
+            DiffOption::Split => DiffMode::SideBySide,
+            DiffOption::Both => DiffMode::Both,
+        }
+    }
+}
+
+/// `limits` of `DocStreamOptions`.
+#[derive(Deserialize, Default, tsify::Tsify)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LimitOptions {
+    /// Largest line, SSE event or JSON value in bytes (default 16 MiB).
+    #[tsify(optional)]
+    pub max_event_bytes: Option<usize>,
+    /// Deepest JSON nesting accepted (default and maximum 128).
+    #[tsify(optional)]
+    pub max_depth: Option<usize>,
+}
+
+fn from_error(e: Error) -> JsValue {
+    js_error(e.code(), &e.to_string())
+}
+
+/// A Rust value as plain JS objects (maps as objects, no `Map`s or `BigInt`s): written
+/// as JSON by serde_json and read by `JSON.parse`. One serialiser for every type (the
+/// model is serialised as JSON elsewhere anyway), where serde-wasm-bindgen's second
+/// one cost about 11 KB of wasm. Not for patches: see [`PatchKeys`].
+pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    let json = serde_json::to_string(value).map_err(|e| js_error("DS_INTERNAL", &e.to_string()))?;
+    js_sys::JSON::parse(&json).map_err(|_| js_error("DS_INTERNAL", "JSON.parse failed"))
+}
+
+/// Reads optional options (through `JSON.stringify`): `undefined` and `null` give the
+/// defaults.
+pub(crate) fn from_js<T: for<'de> Deserialize<'de> + Default>(
+    value: Option<JsValue>,
+    code: &str,
+) -> Result<T, JsValue> {
+    let Some(v) = value.filter(|v| !v.is_null() && !v.is_undefined()) else {
+        return Ok(T::default());
+    };
+    let json = js_sys::JSON::stringify(&v)
+        .ok()
+        .and_then(|s| s.as_string())
+        .ok_or_else(|| js_error(code, "options are not representable as JSON"))?;
+    serde_json::from_str(&json).map_err(|e| js_error(code, &e.to_string()))
+}
+
+fn stream_options(options: &DocStreamOptions) -> Result<Options, JsValue> {
+    let format = match options.format.as_deref() {
+        None => None,
+        Some(name) => Format::parse(name).map_err(from_error)?,
+    };
+    let defaults = Limits::default();
+    let limits = options.limits.as_ref();
+    Ok(Options {
+        format,
+        limits: Limits {
+            max_event_bytes: limits
+                .and_then(|l| l.max_event_bytes)
+                .unwrap_or(defaults.max_event_bytes),
+            max_depth: limits
+                .and_then(|l| l.max_depth)
+                .unwrap_or(defaults.max_depth)
+                .min(Limits::MAX_DEPTH),
+        },
+    })
+}
+
+fn render_options(options: &DocStreamOptions) -> Result<RenderOptions, JsValue> {
+    let mut origins = Vec::new();
+    for o in options.images.iter().flat_map(|i| &i.allow) {
+        let origin = crate::render::url::origin(o).ok_or_else(|| {
+            js_error(
+                "DS_BAD_OPTIONS",
+                &format!("images.allow: {o:?} is not an origin like https://example.com"),
+            )
+        })?;
+        origins.push(origin);
+    }
+    Ok(RenderOptions {
+        locale: options.locale.unwrap_or_default(),
+        image_origins_allowed: origins,
+        diff_mode: options.diff.map(DiffMode::from).unwrap_or_default(),
+    })
+}
+
+/// A live conversation read from a byte stream, and its rendered page
+/// (`new DocStream(options)` in JS).
+///
+/// Two ways to use it:
+/// - `push(chunk)` and `finish()` return the patches as objects: simple;
+/// - `write(chunk)` only reads (it returns whether there is something new to show),
+///   `end()` ends the stream, and `pull()` hands out every patch since the last pull as
+///   one string in the wire form (`applyPatches` of `docstream/apply` applies it): one
+///   crossing of the boundary per frame, however many chunks arrived.
+#[wasm_bindgen(js_name = DocStream)]
+pub struct JsDocStream {
+    inner: crate::DocStream,
+    view: HtmlView,
+    wire: PatchWriter,
+    keys: PatchKeys,
+}
+
+#[wasm_bindgen(js_class = DocStream)]
+impl JsDocStream {
+    /// `new DocStream({ format?, images?, locale?, diff?, limits? })`. Throws an `Error`
+    /// with code `DS_BAD_OPTIONS` or `DS_UNKNOWN_FORMAT` for options it cannot honour.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_optional_param_type = "DocStreamOptions")] options: Option<
+            JsValue,
+        >,
+    ) -> Result<JsDocStream, JsValue> {
+        let options: DocStreamOptions = from_js(options, "DS_BAD_OPTIONS")?;
+        Ok(JsDocStream {
+            inner: crate::DocStream::new(stream_options(&options)?),
+            view: HtmlView::new(render_options(&options)?),
+            wire: PatchWriter::new(),
+            keys: PatchKeys::new(),
+        })
+    }
+
+    /// Reads a chunk (a `Uint8Array`, an `ArrayBuffer` or a string, cut anywhere) and
+    /// returns the patches that bring the page up to date. Throws an `Error` with code
+    /// `DS_FINISHED` after `finish()`, `DS_BAD_CHUNK` for any other type of chunk.
+    #[wasm_bindgen(unchecked_return_type = "Patch[]")]
+    pub fn push(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] chunk: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        if let Some(text) = chunk.as_string() {
+            self.inner.push_str(&text).map_err(from_error)?;
+        } else if let Some(array) = chunk.dyn_ref::<js_sys::Uint8Array>() {
+            self.inner.push(&array.to_vec()).map_err(from_error)?;
+        } else if let Some(buffer) = chunk.dyn_ref::<js_sys::ArrayBuffer>() {
+            let bytes = js_sys::Uint8Array::new(buffer).to_vec();
+            self.inner.push(&bytes).map_err(from_error)?;
+        } else {
+            return Err(js_error(
+                "DS_BAD_CHUNK",
+                "push() takes a Uint8Array, an ArrayBuffer or a string",
+            ));
+        }
+        self.patches()
+    }
+
+    /// Ends the stream (a response without its final event is marked cut off) and
+    /// returns the last patches. Throws an `Error` with code `DS_FINISHED` when called
+    /// twice.
+    #[wasm_bindgen(unchecked_return_type = "Patch[]")]
+    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
+        self.inner.finish().map_err(from_error)?;
+        self.patches()
+    }
+
+    fn patches(&mut self) -> Result<JsValue, JsValue> {
+        self.render();
+        let patches = decode(self.wire.as_str()).map_err(|e| {
+            js_error(
+                "DS_INTERNAL",
+                &format!("patch record at {} unreadable", e.offset),
+            )
+        })?;
+        self.wire.clear();
+        Ok(self.keys.patches(&patches))
+    }
+
+    /// Turns the changes read so far into patches in the wire buffer.
+    fn render(&mut self) {
+        if self.inner.has_changes() {
+            self.view.update_into(
+                self.inner.conversation(),
+                self.inner.changes(),
+                &mut self.wire,
+            );
+            self.inner.clear_changes();
+        }
+    }
+
+    /// Reads a chunk of bytes without rendering anything; returns `true` when there is
+    /// something new for `pull()`. Throws an `Error` with code `DS_FINISHED` after the
+    /// stream ended.
+    pub fn write(&mut self, chunk: &[u8]) -> Result<bool, JsValue> {
+        self.inner.push(chunk).map_err(from_error)?;
+        Ok(self.inner.has_changes())
+    }
+
+    /// `write` for a chunk of text.
+    #[wasm_bindgen(js_name = writeText)]
+    pub fn write_text(&mut self, chunk: &str) -> Result<bool, JsValue> {
+        self.inner.push_str(chunk).map_err(from_error)?;
+        Ok(self.inner.has_changes())
+    }
+
+    /// Ends the stream without rendering (see `finish`); the last patches come from
+    /// `pull()`. Throws an `Error` with code `DS_FINISHED` when the stream already ended.
+    pub fn end(&mut self) -> Result<(), JsValue> {
+        self.inner.finish().map_err(from_error)
+    }
+
+    /// Every patch since the last pull, as one string in the wire form (empty when
+    /// nothing changed); apply it with `applyPatches` of `docstream/apply`.
+    pub fn pull(&mut self) -> String {
+        self.render();
+        self.wire.take()
+    }
+
+    /// The conversation as plain objects (turns; responses in seed 000's shape).
+    #[wasm_bindgen(unchecked_return_type = "Conversation")]
+    pub fn snapshot(&self) -> Result<JsValue, JsValue> {
+        to_js(self.inner.conversation())
+    }
+
+    /// The conversation element's HTML, rendered from the state at once: what applying
+    /// every patch gives once the stream is finished.
+    ///
+    /// Handed over in pieces joined by JavaScript (a rope, no copy), so the page never
+    /// has to fit in WebAssembly memory beside the conversation.
+    pub fn html(&self) -> js_sys::JsString {
+        let mut html = js_sys::JsString::from("");
+        render_conversation_in_pieces(
+            self.inner.conversation(),
+            self.view.options(),
+            HTML_PIECE_BYTES,
+            |piece| html = html.concat(&JsValue::from_str(piece)),
+        );
+        html
+    }
+
+    /// One progress line per agent action (seed 001's `text` format), in `locale`.
+    pub fn text(&self) -> String {
+        progress::progress_lines(self.inner.conversation(), self.view.options().locale)
+    }
+
+    /// The diff view of the `file_edit` document with this id, or `undefined`.
+    #[wasm_bindgen(js_name = diffView, unchecked_return_type = "DiffView | undefined")]
+    pub fn diff_view(&self, id: &str) -> Result<JsValue, JsValue> {
+        match diff_view_by_id(self.inner.conversation(), id) {
+            Some(view) => to_js(&view),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The plan view of the `plan` document with this id, or `undefined`.
+    #[wasm_bindgen(js_name = planView, unchecked_return_type = "PlanView | undefined")]
+    pub fn plan_view(&self, id: &str) -> Result<JsValue, JsValue> {
+        match plan_view_by_id(self.inner.conversation(), id) {
+            Some(view) => to_js(&view),
+            None => Ok(JsValue::UNDEFINED),
+        }
+    }
+
+    /// The detected or named format, once known.
+    #[wasm_bindgen(getter, unchecked_return_type = "Format | undefined")]
+    pub fn format(&self) -> Option<String> {
+        self.inner.format().map(|f| f.name().to_owned())
+    }
+}
+
+/// Builds the patch objects `push` and `finish` return, property by property, with the
+/// property names made into JS strings once per stream. The same objects serde would
+/// give (`op` first, then the fields in order; the wasm tests read them back into
+/// [`Patch`]), without a serialiser for JS objects in the module, and as fast as
+/// serde-wasm-bindgen was (JSON text and `JSON.parse` instead cost push() about 45% on
+/// a transcript streamed in 64-byte chunks).
+#[wasm_bindgen]
+extern "C" {
+    /// A plain object whose properties are set as `o[k] = v` (no `Reflect.set` and its
+    /// try/catch).
+    #[wasm_bindgen(extends = js_sys::Object, typescript_type = "object")]
+    type PlainObject;
+    #[wasm_bindgen(method, indexing_setter)]
+    fn set(this: &PlainObject, key: &JsValue, value: JsValue);
+}
+
+struct PatchKeys {
+    op: JsValue,
+    turn: JsValue,
+    index: JsValue,
+    part: JsValue,
+    html: JsValue,
+    tag: JsValue,
+    attr: JsValue,
+    value: JsValue,
+    text: JsValue,
+}
+
+impl PatchKeys {
+    fn new() -> PatchKeys {
+        let key = JsValue::from_str;
+        PatchKeys {
+            op: key("op"),
+            turn: key("turn"),
+            index: key("index"),
+            part: key("part"),
+            html: key("html"),
+            tag: key("tag"),
+            attr: key("attr"),
+            value: key("value"),
+            text: key("text"),
+        }
+    }
+
+    fn patches(&self, patches: &[Patch]) -> JsValue {
+        let array = js_sys::Array::new_with_length(patches.len() as u32);
+        for (i, p) in patches.iter().enumerate() {
+            array.set(i as u32, self.patch(p));
+        }
+        array.into()
+    }
+
+    fn patch(&self, p: &Patch) -> JsValue {
+        let o: PlainObject = js_sys::Object::new().unchecked_into();
+        let set = |k: &JsValue, v: JsValue| o.set(k, v);
+        let num = |n: usize| JsValue::from_f64(n as f64);
+        let str = JsValue::from_str;
+        let (op, turn, index, part) = match p {
+            Patch::InsertTurn { turn, .. } => ("insert_turn", *turn, None, None),
+            Patch::ReplaceTurnHeader { turn, .. } => ("replace_turn_header", *turn, None, None),
+            Patch::InsertDocument { turn, index, .. } => {
+                ("insert_document", *turn, Some(*index), None)
+            }
+            Patch::ReplaceDocument { turn, index, .. } => {
+                ("replace_document", *turn, Some(*index), None)
+            }
+            Patch::AppendPart {
+                turn, index, part, ..
+            } => ("append_part", *turn, Some(*index), Some(*part)),
+            Patch::ReplacePart {
+                turn, index, part, ..
+            } => ("replace_part", *turn, Some(*index), Some(*part)),
+            Patch::OpenElement {
+                turn, index, part, ..
+            } => ("open_element", *turn, Some(*index), Some(*part)),
+            Patch::SetAttr {
+                turn, index, part, ..
+            } => ("set_attr", *turn, Some(*index), Some(*part)),
+            Patch::AppendText {
+                turn, index, part, ..
+            } => ("append_text", *turn, Some(*index), Some(*part)),
+            Patch::CloseElement { turn, index, part } => {
+                ("close_element", *turn, Some(*index), Some(*part))
+            }
+        };
+        set(&self.op, str(op));
+        set(&self.turn, num(turn));
+        if let Some(index) = index {
+            set(&self.index, num(index));
+        }
+        if let Some(part) = part {
+            set(&self.part, str(part.name()));
+        }
+        match p {
+            Patch::InsertTurn { html, .. }
+            | Patch::ReplaceTurnHeader { html, .. }
+            | Patch::InsertDocument { html, .. }
+            | Patch::ReplaceDocument { html, .. }
+            | Patch::AppendPart { html, .. }
+            | Patch::ReplacePart { html, .. } => set(&self.html, str(html)),
+            Patch::OpenElement { tag, .. } => set(&self.tag, str(tag.name())),
+            Patch::SetAttr { attr, value, .. } => {
+                set(&self.attr, str(attr.name()));
+                set(&self.value, str(value));
+            }
+            Patch::AppendText { text, .. } => set(&self.text, str(text)),
+            Patch::CloseElement { .. } => {}
+        }
+        o.into()
+    }
+}
