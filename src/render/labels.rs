@@ -134,6 +134,10 @@ pub enum Label {
     EditRejected,
     EditFailed,
     UpdatedTodosDone,
+    Subagent,
+    ToolCallOne,
+    ToolCallMany,
+    Prompt,
 }
 
 /// The text of a label in a locale.
@@ -239,6 +243,10 @@ pub fn label(locale: Locale, key: Label) -> &'static str {
         EditRejected => ("Edit rejected", "Änderung abgelehnt:"),
         EditFailed => ("Edit failed", "Änderung fehlgeschlagen:"),
         UpdatedTodosDone => ("done", "erledigt"),
+        Subagent => ("Sub-agent", "Unteragent"),
+        ToolCallOne => ("tool call", "Werkzeugaufruf"),
+        ToolCallMany => ("tool calls", "Werkzeugaufrufe"),
+        Prompt => ("Prompt", "Auftrag"),
     };
     match locale {
         Locale::En => en,
