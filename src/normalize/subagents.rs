@@ -35,13 +35,18 @@ pub(super) struct Lane {
 impl Normalizer {
     /// Applies the events that follow to the agent that the call `parent` started, or
     /// to the main agent (`None`). A call that is not known, or that does not start a
-    /// sub-agent, leaves the events with the main agent.
+    /// sub-agent, leaves the events with the main agent; a sub-agent nested deeper than
+    /// [`MAX_DEPTH`] is shown in the run of the agent that called it.
     pub(super) fn enter_agent(&mut self, parent: Option<&str>) {
-        let target = parent.filter(|id| self.lanes.contains_key(*id) || self.can_start(id));
-        if target == self.lane.as_deref() {
+        let target = match parent {
+            None => None,
+            Some(id) if self.lane.as_deref() == Some(id) => return,
+            Some(id) if self.lanes.contains_key(id) || self.can_start(id) => Some(id.to_owned()),
+            Some(id) => self.lane_of_call(id),
+        };
+        if target == self.lane {
             return;
         }
-        let target = target.map(str::to_owned);
         self.end_segment();
         let state = self.save_lane();
         match self.lane.take() {
@@ -71,6 +76,18 @@ impl Normalizer {
             Meta::ToolCall(m) if m.subagent.is_some()
         );
         is_subagent && self.depth_of(call.key.turn) < MAX_DEPTH
+    }
+
+    /// The lane whose run holds the call `id` (`None`: the main agent's, or no call).
+    fn lane_of_call(&self, id: &str) -> Option<String> {
+        let turn = self.calls.get(id)?.key.turn;
+        if self.lane_run == Some(turn) {
+            return self.lane.clone();
+        }
+        self.lanes
+            .iter()
+            .find(|(_, l)| l.run == Some(turn))
+            .map(|(id, _)| id.clone())
     }
 
     /// How deep the run in `turn` is nested (0 for the main agent's turns).
