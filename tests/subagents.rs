@@ -255,3 +255,42 @@ fn the_run_is_inserted_into_its_call_and_a_sub_agent_step_patches_only_its_run()
         }
     }
 }
+
+#[test]
+fn a_run_that_arrives_with_its_call_is_inserted_after_it() {
+    let mut s = DocStream::new(Options {
+        format: Some(Format::ClaudeCodeStreamJson),
+        ..Options::default()
+    });
+    let mut view = HtmlView::new(RenderOptions::default());
+    let input = [INIT.to_owned(), task("T", "Find"), bash(Some("T"), "B")].concat();
+    s.push(input.as_bytes()).unwrap();
+    let changes = s.take_changes();
+    let patches = view.update(s.conversation(), &changes);
+    let at = |want: &dyn Fn(&Patch) -> bool| patches.iter().position(want).expect("patch");
+    let call = at(&|p| {
+        matches!(
+            p,
+            Patch::InsertDocument {
+                turn: 0,
+                index: 0,
+                ..
+            }
+        )
+    });
+    let run = at(&|p| matches!(p, Patch::InsertTurn { turn: 1, .. }));
+    let step = at(&|p| {
+        matches!(
+            p,
+            Patch::InsertDocument {
+                turn: 1,
+                index: 0,
+                ..
+            }
+        )
+    });
+    assert!(
+        call < run && run < step,
+        "call {call}, run {run}, step {step}"
+    );
+}

@@ -146,12 +146,11 @@ impl HtmlView {
     }
 
     fn update_changes(&mut self, conv: &Conversation, changes: &Changes, w: &mut PatchWriter) {
-        for &t in changes.turns_added() {
-            let Some(turn) = conv.turns.get(t) else {
-                continue;
-            };
-            self.insert_turn(conv, t, turn, w);
-        }
+        // New turns in order; a sub-agent's run (and any turn after it) waits until the
+        // call it goes in has been inserted.
+        let mut added = changes.turns_added().iter().copied().peekable();
+        let first = changes.documents().first().map(|&(k, _)| k);
+        self.insert_ready_turns(conv, &mut added, first, w);
         for &t in changes.turns_updated() {
             let Some(turn) = conv.turns.get(t) else {
                 continue;
@@ -171,6 +170,7 @@ impl HtmlView {
         }
         let mut closed = changes.closed().iter().peekable();
         for &(key, change) in changes.documents() {
+            self.insert_ready_turns(conv, &mut added, Some(key), w);
             while let Some(&&c) = closed.peek() {
                 if c >= key {
                     break;
@@ -186,6 +186,32 @@ impl HtmlView {
         }
         for &c in closed {
             self.close(conv, c, w);
+        }
+        self.insert_ready_turns(conv, &mut added, None, w);
+    }
+
+    /// Inserts the next new turns, in order, up to one that is a sub-agent's run whose
+    /// call is not yet on the page (at or after `next`, the next document to be
+    /// written; `None` when every document is).
+    fn insert_ready_turns(
+        &mut self,
+        conv: &Conversation,
+        added: &mut std::iter::Peekable<impl Iterator<Item = usize>>,
+        next: Option<DocKey>,
+        w: &mut PatchWriter,
+    ) {
+        while let Some(&t) = added.peek() {
+            let ready = match (conv.subagent_parent(t), next) {
+                (Some(parent), Some(next)) => parent < next,
+                _ => true,
+            };
+            if !ready {
+                return;
+            }
+            added.next();
+            if let Some(turn) = conv.turns.get(t) {
+                self.insert_turn(conv, t, turn, w);
+            }
         }
     }
 
