@@ -294,3 +294,17 @@ fn a_run_that_arrives_with_its_call_is_inserted_after_it() {
         "call {call}, run {run}, step {step}"
     );
 }
+
+#[test]
+fn links_between_runs_are_not_read_back_from_saved_json() {
+    let c = run(&[INIT.to_owned(), task("T", "Find"), bash(Some("T"), "B")].concat());
+    let json = serde_json::to_string(&c).unwrap();
+    let back: Conversation = serde_json::from_str(&json).unwrap();
+    assert_eq!(response(&back, 1).parent, None);
+    assert_eq!(call(&back, 0, 0).subagent.as_ref().unwrap().turn, None);
+    assert_eq!(
+        back.subagent_parent(1),
+        None,
+        "a saved run is a turn of its own"
+    );
+}

@@ -113,7 +113,11 @@ pub struct ChatResponse {
     pub metadata: ResponseMetadata,
     /// For a sub-agent's run: the tool call that started it, in an earlier turn
     /// (addition). Only docstream links runs: a saved value is not read back.
-    #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::document::not_read_back"
+    )]
     pub parent: Option<ParentCall>,
 }
 

@@ -343,8 +343,20 @@ pub struct Subagent {
     pub agent_type: Option<String>,
     /// Index of the turn that holds the sub-agent's run, once its first message came.
     /// Only docstream links runs: a saved value is not read back.
-    #[serde(default, skip_serializing_if = "Option::is_none", skip_deserializing)]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "not_read_back"
+    )]
     pub turn: Option<usize>,
+}
+
+/// Reads past a value that docstream writes but does not take back from a saved
+/// conversation (the links between runs: only the normaliser makes them, so that they
+/// always agree).
+pub(crate) fn not_read_back<'de, D: Deserializer<'de>, T>(d: D) -> Result<Option<T>, D::Error> {
+    serde::de::IgnoredAny::deserialize(d)?;
+    Ok(None)
 }
 
 impl Default for ToolCallMeta {
