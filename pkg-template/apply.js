@@ -7,6 +7,11 @@
 // innermost open element: elements from a fixed list, text as text nodes (never parsed
 // as HTML), attributes from a fixed list. What the reader did inside a document or part
 // that is replaced (disclosures, focus, selection, scroll) is carried over.
+//
+// A sub-agent's run is a turn whose element names the call it belongs to
+// (`data-parent-turn`, `data-parent-index`): it goes into that call's
+// `.ds-subagent-run` element, not among the conversation's children, so turns are
+// found by their index, not by their position.
 
 import { restoreState, takeState } from './keep-state.js';
 
@@ -50,6 +55,8 @@ export class PatchApplier {
   #hooks;
   /** Per document element: its parts, each with the builder's open element. */
   #parts = new WeakMap();
+  /** Turn elements by index (a sub-agent's run is not a child of the root). */
+  #turns = [];
 
   constructor(root, hooks = {}) {
     this.#root = root;
@@ -98,8 +105,40 @@ export class PatchApplier {
     }
   }
 
+  /** The turn element at `index`; the index is rebuilt from the page when it no longer
+   * matches it (after the page was cleared, say). */
+  #turn(index) {
+    const i = Number(index);
+    const el = this.#turns[i];
+    if (el && this.#root.contains(el)) return el;
+    this.#turns = [];
+    for (const t of this.#root.querySelectorAll('.ds-turn[data-turn-index]')) {
+      this.#turns[Number(t.getAttribute('data-turn-index'))] = t;
+    }
+    return this.#turns[i] ?? null;
+  }
+
   #doc(turn, index) {
-    return this.#root.children[turn]?.children[Number(index) + 1] ?? null;
+    return this.#turn(turn)?.children[Number(index) + 1] ?? null;
+  }
+
+  /** Inserts a turn element at `index`: a sub-agent's run into its call. */
+  #insertTurn(index, el) {
+    const i = Number(index);
+    if (!this.#root.firstElementChild) this.#turns = [];
+    else this.#turn(i);
+    const parentTurn = el.getAttribute('data-parent-turn');
+    if (parentTurn !== null) {
+      const call = this.#doc(parentTurn, el.getAttribute('data-parent-index'));
+      const slot = call?.querySelector(':scope > .ds-subagent-run');
+      if (!slot) return false;
+      slot.appendChild(el);
+    } else {
+      const next = this.#turns.slice(i).find((t) => t?.parentNode === this.#root) ?? null;
+      this.#root.insertBefore(el, next);
+    }
+    this.#turns.splice(i, 0, el);
+    return true;
   }
 
   #part(turn, index, name) {
@@ -124,11 +163,11 @@ export class PatchApplier {
         const el = parseOne(ownerDocument, payload);
         if (!el) return;
         this.#hooks.turn?.(el);
-        root.insertBefore(el, root.children[f[1]] ?? null);
+        this.#insertTurn(f[1], el);
         return;
       }
       case 'h': {
-        const old = root.children[f[1]]?.firstElementChild;
+        const old = this.#turn(f[1])?.firstElementChild;
         const el = parseOne(ownerDocument, payload);
         if (!old || !el) return;
         this.#hooks.header?.(el);
@@ -136,7 +175,7 @@ export class PatchApplier {
         return;
       }
       case 'i': {
-        const turn = root.children[f[1]];
+        const turn = this.#turn(f[1]);
         const el = parseOne(ownerDocument, payload);
         if (!turn || !el) return;
         this.#hooks.document?.(el);
@@ -149,6 +188,10 @@ export class PatchApplier {
         if (!old || !el) return;
         const state = takeState(old);
         this.#hooks.document?.(el);
+        // A call's sub-agent run is a turn of its own: it stays.
+        const run = old.querySelector(':scope > .ds-subagent-run');
+        const slot = el.querySelector(':scope > .ds-subagent-run');
+        if (run && slot) slot.replaceWith(run);
         old.replaceWith(el);
         restoreState(el, state);
         return;

@@ -652,7 +652,7 @@ export class DocstreamView extends HTMLElement {
     this.#renderDiagrams();
     this.#finished = true;
     this.#setBusy(false);
-    const turns = this.#conversation.querySelectorAll('.ds-turn');
+    const turns = this.#conversation.querySelectorAll(':scope > .ds-turn');
     const last = turns[turns.length - 1];
     this.#announce(last?.querySelector('.ds-response-error') ? 'failed' : 'done');
     // The snapshot is taken only when a listener reads it (seconds for a 50 MB file).

@@ -248,6 +248,11 @@ export interface ChatResponse {
      * Counts and timings.
      */
     metadata?: ResponseMetadata;
+    /**
+     * For a sub-agent's run: the tool call that started it, in an earlier turn
+     * (addition). Only docstream links runs: a saved value is not read back.
+     */
+    parent?: ParentCall;
 }
 
 /**
@@ -540,6 +545,56 @@ export interface PlanView {
      * Problems found.
      */
     problems: PlanProblem[];
+}
+
+/**
+ * The sub-agent a tool call started (addition): its run is a response of its own,
+ * `conversation.turns[turn]`, whose `parent` names this call.
+ */
+export interface Subagent {
+    /**
+     * What it was asked to do, in a few words (the call's `description`).
+     */
+    description?: string;
+    /**
+     * The kind of agent (`subagent_type`), where the call names one.
+     */
+    agentType?: string;
+    /**
+     * Index of the turn that holds the sub-agent's run, once its first message came.
+     * Only docstream links runs: a saved value is not read back.
+     */
+    turn?: number;
+}
+
+/**
+ * The tool call that started a sub-agent's run (addition).
+ */
+export interface ParentCall {
+    /**
+     * Index of the turn holding the call.
+     */
+    turn: number;
+    /**
+     * Index of the call's document in that turn's response.
+     */
+    index: number;
+    /**
+     * The call's document id.
+     */
+    documentId: string;
+    /**
+     * The call's tool call id.
+     */
+    toolCallId: string;
+    /**
+     * What the call asked the sub-agent to do, in a few words.
+     */
+    description?: string;
+    /**
+     * The kind of agent, where the call names one.
+     */
+    agentType?: string;
 }
 
 /**
@@ -923,6 +978,11 @@ export interface ToolCallMeta {
      * otherwise absent and the status follows the result (addition).
      */
     status?: CallStatus;
+    /**
+     * Set on a call that starts a sub-agent (Claude Code's `Task` or `Agent`, Cursor's
+     * `taskToolCall`): what it was asked, and where its run is (addition).
+     */
+    subagent?: Subagent;
 }
 
 

@@ -8,9 +8,12 @@
 //! Content blocks go through the Anthropic mapping; tool names (`Bash`, `Edit`,
 //! `TodoWrite` …) map to documents in the normaliser. One prompt and what follows it,
 //! until `result` (or, in a transcript, the next prompt or the end), is one response.
-//! Lines of a sub-agent (`isSidechain`) within a session are left out: its work comes
-//! back as the `Task` call's result. A file that starts with a sub-agent's line is that
-//! sub-agent's own transcript (`agent-<id>.jsonl`) and is read whole.
+//! A sub-agent's lines in the stream carry the id of the `Task` (or `Agent`) call that
+//! started it as `parent_tool_use_id`: they become that call's nested run, and a
+//! `task_notification` ends it. Lines of a sub-agent (`isSidechain`) within a saved
+//! session are left out: its work comes back as the `Task` call's result. A file that
+//! starts with a sub-agent's line is that sub-agent's own transcript
+//! (`agent-<id>.jsonl`) and is read whole.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -65,6 +68,15 @@ struct Line<'a> {
     usage: Option<WireUsage>,
     #[serde(default)]
     errors: Option<Value>,
+    /// The call whose sub-agent wrote the line (stream-json).
+    #[serde(default)]
+    parent_tool_use_id: Option<String>,
+    /// The call a `task_notification` is about.
+    #[serde(default)]
+    tool_use_id: Option<String>,
+    /// How a `task_notification`'s task ended.
+    #[serde(default)]
+    status: Option<String>,
 }
 
 /// The adapter's state.
@@ -79,6 +91,9 @@ pub(in crate::formats) struct ClaudeCode {
     /// Whether the first message line was a sub-agent's (`isSidechain`): then the input
     /// is that sub-agent's transcript and its lines are shown. `None` before any.
     sidechain_file: Option<bool>,
+    /// The `parent_tool_use_id` of the last line that had one to say (`None`: the main
+    /// agent's).
+    agent: Option<String>,
 }
 
 impl ClaudeCode {
@@ -102,7 +117,19 @@ impl Adapter for ClaudeCode {
                 return;
             }
         }
+        if line.kind != "system" && line.parent_tool_use_id != self.agent {
+            self.agent.clone_from(&line.parent_tool_use_id);
+            n.apply(Event::Agent {
+                parent: line.parent_tool_use_id.clone(),
+            });
+        }
         match line.kind.as_ref() {
+            "system" if line.subtype.as_deref() == Some("task_notification") => {
+                if let Some(parent) = line.tool_use_id {
+                    let failed = line.status.as_deref().is_some_and(|s| s != "completed");
+                    n.apply(Event::AgentEnd { parent, failed });
+                }
+            }
             "system" => {
                 if line.subtype.as_deref() == Some("init") {
                     // Each run of an appended log starts with its own `init`.

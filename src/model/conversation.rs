@@ -2,7 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::document::Document;
+use super::changes::DocKey;
+use super::document::{Document, Meta};
 
 /// Progress of a response.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,6 +111,35 @@ pub struct ChatResponse {
     /// Counts and timings.
     #[serde(default)]
     pub metadata: ResponseMetadata,
+    /// For a sub-agent's run: the tool call that started it, in an earlier turn
+    /// (addition). Only docstream links runs: a saved value is not read back.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::document::not_read_back"
+    )]
+    pub parent: Option<ParentCall>,
+}
+
+/// The tool call that started a sub-agent's run (addition).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct ParentCall {
+    /// Index of the turn holding the call.
+    pub turn: usize,
+    /// Index of the call's document in that turn's response.
+    pub index: usize,
+    /// The call's document id.
+    pub document_id: String,
+    /// The call's tool call id.
+    pub tool_call_id: String,
+    /// What the call asked the sub-agent to do, in a few words.
+    #[serde(default)]
+    pub description: String,
+    /// The kind of agent, where the call names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
 }
 
 /// Something the user attached to a prompt: a file, a selection, an image.
@@ -273,6 +303,41 @@ impl Conversation {
     /// Every document of every response, in order.
     pub fn documents(&self) -> impl Iterator<Item = &Document> {
         self.responses().flat_map(|r| r.documents.iter())
+    }
+
+    /// The tool call whose sub-agent run turn `turn` is: `Some` when the turn's response
+    /// names an earlier call as its `parent` and that call names this turn as its run.
+    /// Such a turn is shown inside the call, not among the top-level turns.
+    pub fn subagent_parent(&self, turn: usize) -> Option<DocKey> {
+        let Some(Turn::Assistant(r)) = self.turns.get(turn) else {
+            return None;
+        };
+        let p = r.parent.as_ref().filter(|p| p.turn < turn)?;
+        let Some(Turn::Assistant(parent)) = self.turns.get(p.turn) else {
+            return None;
+        };
+        match &parent.documents.get(p.index)?.meta {
+            Meta::ToolCall(m) if m.subagent.as_ref().and_then(|s| s.turn) == Some(turn) => {
+                Some(DocKey {
+                    turn: p.turn,
+                    index: p.index,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The sub-agent run shown inside the document at `key`: the turn its `subagent`
+    /// names, when that turn names the document as its parent.
+    pub fn subagent_run(&self, key: DocKey) -> Option<usize> {
+        let Some(Turn::Assistant(r)) = self.turns.get(key.turn) else {
+            return None;
+        };
+        let Meta::ToolCall(m) = &r.documents.get(key.index)?.meta else {
+            return None;
+        };
+        let t = m.subagent.as_ref()?.turn?;
+        (self.subagent_parent(t) == Some(key)).then_some(t)
     }
 
     /// The document with this id: the first one, should a stream name an id twice.

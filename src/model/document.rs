@@ -323,6 +323,40 @@ pub struct ToolCallMeta {
     /// otherwise absent and the status follows the result (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<CallStatus>,
+    /// Set on a call that starts a sub-agent (Claude Code's `Task` or `Agent`, Cursor's
+    /// `taskToolCall`): what it was asked, and where its run is (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subagent: Option<Subagent>,
+}
+
+/// The sub-agent a tool call started (addition): its run is a response of its own,
+/// `conversation.turns[turn]`, whose `parent` names this call.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Subagent {
+    /// What it was asked to do, in a few words (the call's `description`).
+    #[serde(default)]
+    pub description: String,
+    /// The kind of agent (`subagent_type`), where the call names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_type: Option<String>,
+    /// Index of the turn that holds the sub-agent's run, once its first message came.
+    /// Only docstream links runs: a saved value is not read back.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "not_read_back"
+    )]
+    pub turn: Option<usize>,
+}
+
+/// Reads past a value that docstream writes but does not take back from a saved
+/// conversation (the links between runs: only the normaliser makes them, so that they
+/// always agree).
+pub(crate) fn not_read_back<'de, D: Deserializer<'de>, T>(d: D) -> Result<Option<T>, D::Error> {
+    serde::de::IgnoredAny::deserialize(d)?;
+    Ok(None)
 }
 
 impl Default for ToolCallMeta {
@@ -335,6 +369,7 @@ impl Default for ToolCallMeta {
             duration_ms: None,
             status: None,
             document_type: None,
+            subagent: None,
         }
     }
 }

@@ -8,12 +8,12 @@ pub(crate) mod unknown;
 
 pub use changes::{Changes, DocChange, DocKey};
 pub use conversation::{
-    Attachment, ChatResponse, Conversation, Problem, Response, ResponseMetadata, ResponseStatus,
-    Stats, Turn, Usage, UserTurn,
+    Attachment, ChatResponse, Conversation, ParentCall, Problem, Response, ResponseMetadata,
+    ResponseStatus, Stats, Turn, Usage, UserTurn,
 };
 pub use document::{
     CallStatus, ClarificationMeta, ClarificationOption, ClarificationQuestion, CodeBlockMeta,
     CodeReferenceMeta, Diff, Document, DocumentType, ErrorMeta, FileEditMeta, FileOperation, Meta,
-    PlanMeta, PlanTodo, TerminalMeta, TextFormat, TextMeta, ThinkingMeta, TodoChange, TodoStatus,
-    TodoUpdateMeta, ToolCallMeta, ToolResult, meta_from_value,
+    PlanMeta, PlanTodo, Subagent, TerminalMeta, TextFormat, TextMeta, ThinkingMeta, TodoChange,
+    TodoStatus, TodoUpdateMeta, ToolCallMeta, ToolResult, meta_from_value,
 };

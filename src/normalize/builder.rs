@@ -40,13 +40,10 @@ impl Builder {
         if let Some(t) = self.open {
             return t;
         }
-        self.responses_made += 1;
+        let generated = self.next_response_id();
         let s = &self.session;
         let response = Response {
-            id: s
-                .response_id
-                .clone()
-                .unwrap_or_else(|| format!("chat_{:03}", self.responses_made)),
+            id: s.response_id.clone().unwrap_or(generated),
             conversation_id: s.conversation_id.clone().unwrap_or_default(),
             model: s.model.clone().unwrap_or_default(),
             mode: s.mode.clone().unwrap_or_else(|| "agent".to_owned()),
@@ -116,6 +113,12 @@ impl Builder {
             Turn::Assistant(r) => r,
             Turn::User(_) => unreachable!("open turn is always a response"),
         }
+    }
+
+    /// A new response id (`chat_001` …).
+    pub(crate) fn next_response_id(&mut self) -> String {
+        self.responses_made += 1;
+        format!("chat_{:03}", self.responses_made)
     }
 
     pub(crate) fn next_user_id(&mut self) -> String {

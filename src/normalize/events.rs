@@ -156,6 +156,20 @@ pub enum Event<'a> {
     },
     /// A failure that does not end the response.
     Error(ErrorInfo),
+    /// The events that follow come from the sub-agent that this tool call started
+    /// (Claude Code's `parent_tool_use_id`), or from the main agent (`None`).
+    Agent {
+        /// The id of the call that started the sub-agent.
+        parent: Option<String>,
+    },
+    /// The sub-agent that this tool call started has ended (Claude Code's
+    /// `task_notification`); its run is shown as ended even before the call's result.
+    AgentEnd {
+        /// The id of the call that started it.
+        parent: String,
+        /// True when it failed or was stopped.
+        failed: bool,
+    },
     /// An event not understood; counted and ignored.
     Unknown,
 }

@@ -8,6 +8,7 @@ mod builder;
 mod events;
 mod fences;
 mod language;
+mod subagents;
 mod tools;
 
 use std::collections::HashMap;
@@ -26,6 +27,7 @@ use crate::model::{
 };
 use builder::Builder;
 use fences::FenceSplitter;
+use subagents::Lane;
 
 /// A tool call being tracked from start to result.
 #[derive(Debug)]
@@ -54,6 +56,15 @@ pub struct Normalizer {
     /// The session's todo list as the last `todo_update` left it (a merging update
     /// applies to it).
     todo_list: Vec<TodoChange>,
+    /// The call whose sub-agent's events are being applied; `None` for the main agent.
+    lane: Option<String>,
+    /// The turn of that sub-agent's run, and how deep it is nested.
+    lane_run: Option<usize>,
+    lane_depth: u32,
+    /// The other sub-agents' lanes, by the call that started them.
+    lanes: HashMap<String, Lane>,
+    /// The main agent's lane while a sub-agent's events are applied.
+    main: Lane,
 }
 
 impl Normalizer {
@@ -97,6 +108,8 @@ impl Normalizer {
         match event {
             Event::Session(info) => self.session(info),
             Event::SessionStart(info) => {
+                self.cut_off_runs();
+                self.lanes.clear();
                 self.end_segment();
                 self.b.close_all();
                 self.cut_off();
@@ -106,7 +119,10 @@ impl Normalizer {
                 self.todo_list.clear();
                 self.session(info);
             }
+            Event::ResponseStart(info) if self.in_subagent() => self.session(info),
             Event::ResponseStart(info) => self.response_start(info),
+            // A sub-agent's prompt is its call's argument, shown there.
+            Event::UserPrompt { .. } if self.in_subagent() => {}
             Event::UserPrompt { text, attachments } => {
                 self.end_response(ResponseStatus::Completed);
                 let id = self.b.next_user_id();
@@ -280,6 +296,8 @@ impl Normalizer {
                 }
             }
             Event::Done { error } => {
+                // The end of the run is the main agent's.
+                self.enter_agent(None);
                 self.end_segment();
                 let status = match error {
                     Some(info) => {
@@ -299,6 +317,15 @@ impl Normalizer {
                 self.end_segment();
                 self.error(info);
             }
+            Event::Agent { parent } => self.enter_agent(parent.as_deref()),
+            Event::AgentEnd { parent, failed } => {
+                let status = if failed {
+                    ResponseStatus::Error
+                } else {
+                    ResponseStatus::Completed
+                };
+                self.end_run(&parent, status);
+            }
             Event::Unknown => self.b.conv.stats.unknown_events += 1,
         }
     }
@@ -306,6 +333,7 @@ impl Normalizer {
     /// Ends the stream: a response still open was cut off; it becomes an `error`
     /// response with an `error` document saying so, and keeps what it received.
     pub fn finish(&mut self) {
+        self.cut_off_runs();
         self.end_segment();
         self.b.close_all();
         self.cut_off();
@@ -350,6 +378,9 @@ impl Normalizer {
                 let t = self.b.open.expect("open response");
                 self.b.changes.turn_updated(t);
             }
+        }
+        if self.in_subagent() {
+            return; // a sub-agent's model and ids are its run's, not the session's
         }
         let s = &mut self.b.session;
         s.conversation_id = info.conversation_id.or(s.conversation_id.take());
@@ -570,14 +601,23 @@ impl Normalizer {
         let key = call.key;
         self.rebuild(key, meta, content);
         self.after_tool_result = true;
+        if let Some(status) = subagents::run_status(&outcome) {
+            self.end_run(&call_id, status);
+        }
         if self.b.doc(key).doc_type() == DocumentType::TodoUpdate {
             self.apply_todo_update(key);
         }
     }
 
     /// Replaces a tool document's metadata and content when they changed.
-    fn rebuild(&mut self, key: DocKey, meta: Meta, content: Option<String>) {
+    fn rebuild(&mut self, key: DocKey, mut meta: Meta, content: Option<String>) {
         let doc = self.b.doc(key);
+        // The link to a sub-agent's run stays.
+        if let (Meta::ToolCall(new), Meta::ToolCall(old)) = (&mut meta, &doc.meta) {
+            if let (Some(n), Some(o)) = (&mut new.subagent, &old.subagent) {
+                n.turn = o.turn;
+            }
+        }
         if doc.meta != meta || doc.content != content {
             let doc = self.b.doc_mut(key);
             doc.meta = meta;

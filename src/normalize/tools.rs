@@ -8,8 +8,8 @@ use serde_json::Value;
 use super::events::ToolOutcome;
 use super::language::language_for_path;
 use crate::model::{
-    CallStatus, Diff, FileEditMeta, FileOperation, Meta, PlanMeta, PlanTodo, TerminalMeta,
-    TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta, ToolResult,
+    CallStatus, Diff, FileEditMeta, FileOperation, Meta, PlanMeta, PlanTodo, Subagent,
+    TerminalMeta, TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta, ToolResult,
 };
 
 /// What a tool name maps to: the one table of tools, across the formats' spellings.
@@ -231,6 +231,21 @@ pub(crate) fn build(
         ToolKind::Shell => terminal(call_id, args, outcome, duration_ms),
         ToolKind::Plan => plan(call_id, args),
         ToolKind::Todo => todo_update(call_id, args),
+        ToolKind::Task => {
+            let (mut meta, content) = other(name, call_id, args, outcome, duration_ms);
+            if let Meta::ToolCall(m) = &mut meta {
+                m.subagent = Some(Subagent {
+                    description: str_field(args, &["description", "title", "name"])
+                        .unwrap_or_default()
+                        .to_owned(),
+                    agent_type: str_field(args, &["subagent_type", "subagentType", "agentType"])
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_owned),
+                    turn: None,
+                });
+            }
+            (meta, content)
+        }
         _ => other(name, call_id, args, outcome, duration_ms),
     }
 }
@@ -255,6 +270,7 @@ fn other(
             duration_ms,
             status: None,
             document_type: None,
+            subagent: None,
         }),
         None,
     )

@@ -135,6 +135,10 @@ pub enum Label {
     EditRejected,
     EditFailed,
     UpdatedTodosDone,
+    Subagent,
+    ToolCallOne,
+    ToolCallMany,
+    Prompt,
 }
 
 /// The text of a label in a locale.
@@ -241,6 +245,10 @@ pub fn label(locale: Locale, key: Label) -> &'static str {
         EditRejected => ("Edit rejected", "Änderung abgelehnt:"),
         EditFailed => ("Edit failed", "Änderung fehlgeschlagen:"),
         UpdatedTodosDone => ("done", "erledigt"),
+        Subagent => ("Sub-agent", "Unteragent"),
+        ToolCallOne => ("tool call", "Werkzeugaufruf"),
+        ToolCallMany => ("tool calls", "Werkzeugaufrufe"),
+        Prompt => ("Prompt", "Auftrag"),
     };
     match locale {
         Locale::En => en,

@@ -29,7 +29,7 @@ mod view;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Conversation, Meta, Turn};
+use crate::model::{Conversation, DocKey, Meta, Turn};
 use escape::Markup;
 use labels::Locale;
 
@@ -65,16 +65,47 @@ pub const CONVERSATION_OPEN: &str = "<main class=\"ds-conversation\">\n";
 /// The closing tag of the conversation's element.
 pub const CONVERSATION_CLOSE: &str = "</main>\n";
 
-/// Renders one turn with its documents.
-pub fn render_turn(index: usize, turn: &Turn, opts: &RenderOptions, out: &mut String) {
-    turn::turn_open(index, turn, out);
-    turn::turn_header(turn, opts, out);
+/// Renders one turn with its documents, and the sub-agent runs shown inside them.
+pub fn render_turn(
+    conversation: &Conversation,
+    index: usize,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
+    render_turn_into(conversation, index, opts, out, &mut |_| {});
+}
+
+/// Writes turn `index` into `out` (a sub-agent's run as nested in its call), calling
+/// `between` before each document.
+fn render_turn_into(
+    conversation: &Conversation,
+    index: usize,
+    opts: &RenderOptions,
+    out: &mut String,
+    between: &mut dyn FnMut(&mut String),
+) {
+    let Some(turn) = conversation.turns.get(index) else {
+        return;
+    };
+    let parent = conversation.subagent_parent(index);
+    turn::turn_open(index, turn, parent, out);
+    turn::turn_header(turn, parent.is_some(), opts, out);
     if let Turn::Assistant(r) = turn {
-        for doc in &r.documents {
-            document::render_document(doc, opts, out);
+        for (i, doc) in r.documents.iter().enumerate() {
+            between(out);
+            let key = DocKey {
+                turn: index,
+                index: i,
+            };
+            match conversation.subagent_run(key) {
+                Some(run) => document::render_document_with_run(doc, opts, out, &mut |out| {
+                    render_turn_into(conversation, run, opts, out, between)
+                }),
+                None => document::render_document(doc, opts, out),
+            }
         }
     }
-    out.raw(turn::TURN_CLOSE);
+    out.raw(turn::turn_close(parent));
 }
 
 /// Renders a whole conversation (the body of a page, without the page around it).
@@ -112,16 +143,11 @@ fn render_into(
     mut between: impl FnMut(&mut String),
 ) {
     out.raw(CONVERSATION_OPEN);
-    for (i, turn) in conversation.turns.iter().enumerate() {
-        turn::turn_open(i, turn, out);
-        turn::turn_header(turn, opts, out);
-        if let Turn::Assistant(r) = turn {
-            for doc in &r.documents {
-                between(out);
-                document::render_document(doc, opts, out);
-            }
+    for i in 0..conversation.turns.len() {
+        // A sub-agent's run is written inside the call that started it.
+        if conversation.subagent_parent(i).is_none() {
+            render_turn_into(conversation, i, opts, out, &mut between);
         }
-        out.raw(turn::TURN_CLOSE);
     }
     out.raw(CONVERSATION_CLOSE);
 }

@@ -26,8 +26,12 @@
 
 use serde::{Deserialize, Serialize};
 
+use std::collections::HashMap;
+
+use super::document::SUBAGENT_RUN_OPEN;
 use super::escape::{Markup, push_escaped};
 use super::parts::{Attr, Part, Tag};
+use super::turn::{RUN_CLOSE, TURN_CLOSE};
 use super::{CONVERSATION_CLOSE, CONVERSATION_OPEN};
 
 /// One change to the rendered page.
@@ -443,6 +447,16 @@ struct TurnModel {
     open: String,
     header: String,
     docs: Vec<DocModel>,
+    close: &'static str,
+    /// A sub-agent's run: the document (turn, index) it is shown in.
+    parent: Option<(usize, usize)>,
+}
+
+/// The value of `name="…"` in an opening tag, as a number.
+fn attr_num(tag: &str, name: &str) -> Option<usize> {
+    let at = tag.find(name)? + name.len();
+    let rest = tag[at..].strip_prefix("=\"")?;
+    rest[..rest.find('"')?].parse().ok()
 }
 
 /// A document as a list of segments: markup between parts, and parts.
@@ -606,12 +620,21 @@ impl PageModel {
     pub fn apply(&mut self, patch: &Patch) {
         match patch {
             Patch::InsertTurn { turn, html } => {
-                let body = html.strip_suffix(super::turn::TURN_CLOSE).unwrap_or(html);
+                let (body, close) = match html.strip_suffix(RUN_CLOSE) {
+                    Some(body) => (body, RUN_CLOSE),
+                    None => (html.strip_suffix(TURN_CLOSE).unwrap_or(html), TURN_CLOSE),
+                };
                 let split = body.find('\n').map_or(0, |p| p + 1);
+                let open = &body[..split];
+                let parent = attr_num(open, " data-parent-turn")
+                    .zip(attr_num(open, " data-parent-index"))
+                    .filter(|_| close == RUN_CLOSE);
                 let model = TurnModel {
-                    open: body[..split].to_owned(),
+                    open: open.to_owned(),
                     header: body[split..].to_owned(),
                     docs: Vec::new(),
+                    close,
+                    parent,
                 };
                 let at = (*turn).min(self.turns.len());
                 self.turns.insert(at, model);
@@ -722,19 +745,51 @@ impl PageModel {
         self.doc_mut(turn, index)?.part(part)
     }
 
-    /// The page's HTML (the conversation element).
+    /// The page's HTML (the conversation element). A sub-agent's run is written in the
+    /// document it names, and left out when that document is not there.
     pub fn html(&self) -> String {
-        let mut out = String::from(CONVERSATION_OPEN);
-        for t in &self.turns {
-            out.push_str(&t.open);
-            out.push_str(&t.header);
-            for d in &t.docs {
-                d.html(&mut out);
+        let mut runs: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
+        for (i, t) in self.turns.iter().enumerate() {
+            if let Some(p) = t.parent.filter(|p| p.0 < i) {
+                runs.entry(p).or_default().push(i);
             }
-            out.push_str(super::turn::TURN_CLOSE);
+        }
+        let mut out = String::from(CONVERSATION_OPEN);
+        for (i, t) in self.turns.iter().enumerate() {
+            if t.parent.is_none() {
+                self.turn_html(i, &runs, &mut out);
+            }
         }
         out.push_str(CONVERSATION_CLOSE);
         out
+    }
+
+    fn turn_html(&self, i: usize, runs: &HashMap<(usize, usize), Vec<usize>>, out: &mut String) {
+        let t = &self.turns[i];
+        out.push_str(&t.open);
+        out.push_str(&t.header);
+        for (d, doc) in t.docs.iter().enumerate() {
+            let nested = runs.get(&(i, d)).map_or(&[][..], Vec::as_slice);
+            if nested.is_empty() {
+                doc.html(out);
+                continue;
+            }
+            let mut html = String::new();
+            doc.html(&mut html);
+            let empty = format!("{SUBAGENT_RUN_OPEN}</div>");
+            match html.find(&empty) {
+                Some(at) => {
+                    let inner = at + SUBAGENT_RUN_OPEN.len();
+                    out.push_str(&html[..inner]);
+                    for &run in nested {
+                        self.turn_html(run, runs, out);
+                    }
+                    out.push_str(&html[inner..]);
+                }
+                None => out.push_str(&html),
+            }
+        }
+        out.push_str(t.close);
     }
 }
 

@@ -6,7 +6,9 @@
 use super::labels::{Label, Locale, label};
 use super::tool_call::summarize_arguments;
 use super::tool_view::{SearchKind, ToolView, tool_view};
-use crate::model::{CallStatus, Conversation, Document, FileOperation, Meta, TodoStatus};
+use crate::model::{
+    CallStatus, Conversation, DocKey, Document, FileOperation, Meta, TodoStatus, Turn,
+};
 use crate::normalize::error_message;
 
 /// What a document did, as one line: a verb, what it was done to, and how it ended.
@@ -47,6 +49,7 @@ pub fn action_label(doc: &Document) -> Option<Label> {
         Meta::TerminalCommand(_) => Label::RanCommand,
         Meta::ToolCall(m) => match tool_view(m) {
             ToolView::Read(_) => Label::ReadFile,
+            ToolView::Subagent(_) => Label::RanAgent,
             _ => Label::CalledTool,
         },
         Meta::CodeReference(_) => Label::ReadFile,
@@ -248,6 +251,13 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
                     }
                     (Label::SearchingWeb, Label::SearchedWeb, s)
                 }
+                ToolView::Subagent(v) => {
+                    let mut s = quoted(v.description);
+                    if let Some(t) = v.agent_type {
+                        s.push_str(&format!(" ({t})"));
+                    }
+                    (Label::StartingAgent, Label::RanAgent, s.trim().to_owned())
+                }
                 ToolView::WebFetch(v) => (
                     Label::Fetching,
                     Label::Fetched,
@@ -314,15 +324,33 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
 }
 
 /// The progress lines of a conversation, one per action, each ending in `\n`.
+///
+/// A sub-agent's actions follow the line of the call that started it, indented by two
+/// spaces for each level of nesting.
 pub fn progress_lines(conversation: &Conversation, locale: Locale) -> String {
     let mut out = String::new();
-    for doc in conversation.documents() {
-        if let Some(h) = headline(doc, locale) {
-            out.push_str(&h.line());
-            out.push('\n');
+    for t in 0..conversation.turns.len() {
+        if conversation.subagent_parent(t).is_none() {
+            turn_lines(conversation, t, 0, locale, &mut out);
         }
     }
     out
+}
+
+fn turn_lines(conversation: &Conversation, turn: usize, depth: usize, l: Locale, out: &mut String) {
+    let Turn::Assistant(r) = &conversation.turns[turn] else {
+        return;
+    };
+    for (index, doc) in r.documents.iter().enumerate() {
+        if let Some(h) = headline(doc, l) {
+            out.extend(std::iter::repeat_n("  ", depth));
+            out.push_str(&h.line());
+            out.push('\n');
+        }
+        if let Some(run) = conversation.subagent_run(DocKey { turn, index }) {
+            turn_lines(conversation, run, depth + 1, l, out);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -20,6 +20,8 @@ pub enum ToolView<'a> {
     WebSearch(WebSearchView<'a>),
     /// A fetched web page.
     WebFetch(WebFetchView<'a>),
+    /// A sub-agent started by the call (its run is a turn of its own).
+    Subagent(SubagentView<'a>),
     /// A tool of an MCP server, or any other tool.
     Generic(GenericView<'a>),
 }
@@ -123,6 +125,20 @@ pub struct WebFetchView<'a> {
     pub code: Option<u64>,
 }
 
+/// A sub-agent: what it was asked, and its answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SubagentView<'a> {
+    /// What it was asked to do, in a few words.
+    pub description: &'a str,
+    /// The kind of agent, where named.
+    pub agent_type: Option<&'a str>,
+    /// The whole prompt.
+    pub prompt: Option<&'a str>,
+    /// Its final answer (Markdown), once the call's result came; the line Claude Code
+    /// adds for resuming the agent (`agentId: …`) is left out.
+    pub answer: Option<String>,
+}
+
 /// An MCP tool or a tool docstream has no view for.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GenericView<'a> {
@@ -174,6 +190,14 @@ const PATH: &[&str] = &[
 pub fn tool_view(m: &ToolCallMeta) -> ToolView<'_> {
     let data = m.result.as_ref().map(|r| &r.data);
     let args = &m.arguments;
+    if let Some(sub) = &m.subagent {
+        return ToolView::Subagent(SubagentView {
+            description: &sub.description,
+            agent_type: sub.agent_type.as_deref(),
+            prompt: str_field(args, &["prompt", "task", "instructions"]),
+            answer: data.and_then(result_text).map(|t| without_resume_line(&t)),
+        });
+    }
     match tool_kind(&m.tool_name) {
         ToolKind::Read => match read(args, data) {
             Some(v) => ToolView::Read(v),
@@ -220,6 +244,16 @@ pub fn result_text(data: &Value) -> Option<String> {
             result_text(content)
         }
         _ => None,
+    }
+}
+
+/// A sub-agent's answer without the trailing `agentId: … (for resuming …)` line.
+fn without_resume_line(text: &str) -> String {
+    let trimmed = text.trim_end();
+    match trimmed.rsplit_once('\n') {
+        Some((head, last)) if last.starts_with("agentId: ") => head.trim_end().to_owned(),
+        None if trimmed.starts_with("agentId: ") => String::new(),
+        _ => trimmed.to_owned(),
     }
 }
 

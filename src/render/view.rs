@@ -24,7 +24,7 @@ use super::markdown::{MarkdownOptions, Slugs, markdown_bytes_rendered, render_ma
 use super::parts::{Attr, Part, Tag};
 use super::patch::{At, Patch, PatchWriter, decode};
 use super::preview::{Preview, PreviewOut};
-use super::turn::{TURN_CLOSE, turn_header, turn_open};
+use super::turn::{turn_close, turn_header, turn_open};
 use crate::model::{Changes, Conversation, DocChange, DocKey, Document, DocumentType, Turn};
 
 /// The incremental renderer: what the page shows of each turn and document, kept as
@@ -53,6 +53,8 @@ pub struct Work {
 #[derive(Debug, Clone, Default)]
 struct TurnView {
     header: u64,
+    /// A sub-agent's run, shown inside its call (its header is a `<summary>`).
+    nested: bool,
     docs: Vec<DocView>,
 }
 
@@ -144,22 +146,21 @@ impl HtmlView {
     }
 
     fn update_changes(&mut self, conv: &Conversation, changes: &Changes, w: &mut PatchWriter) {
-        for &t in changes.turns_added() {
-            let Some(turn) = conv.turns.get(t) else {
-                continue;
-            };
-            self.insert_turn(t, turn, w);
-        }
+        // New turns in order; a sub-agent's run (and any turn after it) waits until the
+        // call it goes in has been inserted.
+        let mut added = changes.turns_added().iter().copied().peekable();
+        let first = changes.documents().first().map(|&(k, _)| k);
+        self.insert_ready_turns(conv, &mut added, first, w);
         for &t in changes.turns_updated() {
             let Some(turn) = conv.turns.get(t) else {
                 continue;
             };
             if t >= self.turns.len() {
-                self.insert_turn(t, turn, w);
+                self.insert_turn(conv, t, turn, w);
                 continue;
             }
             self.scratch.clear();
-            turn_header(turn, &self.options, &mut self.scratch);
+            turn_header(turn, self.turns[t].nested, &self.options, &mut self.scratch);
             self.work.rendered += self.scratch.len() as u64;
             let h = hash_str(&self.scratch);
             if h != self.turns[t].header {
@@ -169,6 +170,7 @@ impl HtmlView {
         }
         let mut closed = changes.closed().iter().peekable();
         for &(key, change) in changes.documents() {
+            self.insert_ready_turns(conv, &mut added, Some(key), w);
             while let Some(&&c) = closed.peek() {
                 if c >= key {
                     break;
@@ -185,23 +187,53 @@ impl HtmlView {
         for &c in closed {
             self.close(conv, c, w);
         }
+        self.insert_ready_turns(conv, &mut added, None, w);
     }
 
-    fn insert_turn(&mut self, t: usize, turn: &Turn, w: &mut PatchWriter) {
+    /// Inserts the next new turns, in order, up to one that is a sub-agent's run whose
+    /// call is not yet on the page (at or after `next`, the next document to be
+    /// written; `None` when every document is).
+    fn insert_ready_turns(
+        &mut self,
+        conv: &Conversation,
+        added: &mut std::iter::Peekable<impl Iterator<Item = usize>>,
+        next: Option<DocKey>,
+        w: &mut PatchWriter,
+    ) {
+        while let Some(&t) = added.peek() {
+            let ready = match (conv.subagent_parent(t), next) {
+                (Some(parent), Some(next)) => parent < next,
+                _ => true,
+            };
+            if !ready {
+                return;
+            }
+            added.next();
+            if let Some(turn) = conv.turns.get(t) {
+                self.insert_turn(conv, t, turn, w);
+            }
+        }
+    }
+
+    /// A new turn's element; a sub-agent's run names the call it goes in, and the page
+    /// puts it there.
+    fn insert_turn(&mut self, conv: &Conversation, t: usize, turn: &Turn, w: &mut PatchWriter) {
+        let parent = conv.subagent_parent(t);
         self.scratch.clear();
-        turn_header(turn, &self.options, &mut self.scratch);
+        turn_header(turn, parent.is_some(), &self.options, &mut self.scratch);
         self.work.rendered += self.scratch.len() as u64;
         let header = hash_str(&self.scratch);
-        let mut html = String::with_capacity(self.scratch.len() + 80);
-        turn_open(t, turn, &mut html);
+        let mut html = String::with_capacity(self.scratch.len() + 120);
+        turn_open(t, turn, parent, &mut html);
         html.push_str(&self.scratch);
-        html.push_str(TURN_CLOSE);
+        html.push_str(turn_close(parent));
         w.insert_turn(t, &html);
         if t >= self.turns.len() {
             self.turns.resize_with(t + 1, TurnView::default);
         }
         self.turns[t] = TurnView {
             header,
+            nested: parent.is_some(),
             docs: Vec::new(),
         };
     }

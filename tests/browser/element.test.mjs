@@ -72,9 +72,12 @@ function streamChecked([bytes, cuts]) {
     const el = node.nodeType === 1 ? node : node.parentElement;
     return el?.closest('[data-doc-id]') ?? null;
   };
+  // A turn is named by its index (a sub-agent's run is inside its call, not a child of
+  // the conversation).
+  const turnIndex = (turn) => Number(turn.getAttribute('data-turn-index'));
   const placeOf = (doc) => {
     const turn = doc.closest('.ds-turn');
-    return { turn: [...conv.children].indexOf(turn), index: [...turn.children].indexOf(doc) - 1 };
+    return { turn: turnIndex(turn), index: [...turn.children].indexOf(doc) - 1 };
   };
   const check = (patches, records) => {
     if (patches.length === 0 && records.some((r) => r.attributeName !== 'aria-busy'))
@@ -94,6 +97,19 @@ function streamChecked([bytes, cuts]) {
       if (r.target === conv) {
         if (r.removedNodes.length || !patches.some((p) => p.op === 'insert_turn'))
           problems.push('conversation changed without insert_turn (or a turn was removed)');
+        continue;
+      }
+      // A sub-agent's run inserted into its call, or changed as a turn.
+      if (r.target.nodeType === 1 && r.target.matches('.ds-subagent-run')) {
+        const runs = [...r.addedNodes].filter((n) => n.nodeType === 1).map(turnIndex);
+        if (r.removedNodes.length || !runs.every((t) => patches.some((p) => p.op === 'insert_turn' && p.turn === t)))
+          problems.push('a run was put in its call without insert_turn (or removed)');
+        continue;
+      }
+      if (r.target.nodeType === 1 && r.target.matches('.ds-turn')) {
+        const index = turnIndex(r.target);
+        if (!patches.some((p) => p.turn === index && !PART_OPS.has(p.op)))
+          problems.push(`turn ${index} changed without a patch`);
         continue;
       }
       const doc = docOf(r.target);
@@ -120,7 +136,7 @@ function streamChecked([bytes, cuts]) {
       }
       const turnEl = r.target.closest?.('.ds-turn');
       if (turnEl && (r.target === turnEl || r.target === doc)) {
-        const index = [...conv.children].indexOf(turnEl);
+        const index = turnIndex(turnEl);
         if (!patches.some((p) => p.turn === index && !PART_OPS.has(p.op)))
           problems.push(`turn ${index} changed without a patch`);
         continue;

@@ -36,9 +36,22 @@ export function shownDocuments(page) {
   });
 }
 
-/** The documents of a golden conversation, in the same shape. */
+/** The documents of a golden conversation, in the same shape and page order: a
+ * sub-agent's run (a turn whose `parent` names a call) right after its call. */
 export function expectedDocuments(conversation) {
-  return conversation.turns.flatMap((t, turn) => (t.documents ?? []).map((d) => ({ turn, id: d.id, type: d.type })));
+  const turns = conversation.turns;
+  const out = [];
+  const visit = (turn) =>
+    (turns[turn].documents ?? []).forEach((d, index) => {
+      out.push({ turn, id: d.id, type: d.type });
+      const run = d.metadata?.subagent?.turn;
+      const parent = run === undefined ? undefined : turns[run]?.parent;
+      if (parent?.turn === turn && parent.index === index) visit(run);
+    });
+  turns.forEach((t, turn) => {
+    if (!t.parent) visit(turn);
+  });
+  return out;
 }
 
 /** The project's fixtures: [{ format, name, path, expected }] (inputs with a golden JSON). */

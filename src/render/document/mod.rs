@@ -29,6 +29,7 @@ use crate::model::{CallStatus, Document, Meta, TextFormat};
 
 pub(crate) use code::{code_line, head as code_head, line_count};
 pub(crate) use text::TAIL;
+pub use tool_call::SUBAGENT_RUN_OPEN;
 
 /// How the incremental view keeps a document of this type up to date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,8 +63,20 @@ pub(crate) fn layout(doc: &Document) -> Layout {
     }
 }
 
-/// Renders one document's element.
+/// Renders one document's element (a call that started a sub-agent with its run's
+/// element empty: the run is a turn of its own, see [`render_document_with_run`]).
 pub fn render_document(doc: &Document, opts: &RenderOptions, out: &mut String) {
+    render_document_with_run(doc, opts, out, &mut |_| {});
+}
+
+/// Renders one document's element; for a call that started a sub-agent, `run` writes
+/// the run's turn inside it.
+pub fn render_document_with_run(
+    doc: &Document,
+    opts: &RenderOptions,
+    out: &mut String,
+    run: &mut dyn FnMut(&mut String),
+) {
     open(doc, out);
     match &doc.meta {
         Meta::Text(m) => text::render(doc, m, opts, out),
@@ -71,7 +84,7 @@ pub fn render_document(doc: &Document, opts: &RenderOptions, out: &mut String) {
         Meta::CodeBlock(_) | Meta::CodeReference(_) => code::render(doc, opts, out),
         Meta::FileEdit(m) => file_edit::render(doc, m, opts, out),
         Meta::TerminalCommand(m) => terminal::render(m, opts, out),
-        Meta::ToolCall(m) => tool_call::render(doc, m, opts, out),
+        Meta::ToolCall(m) => tool_call::render(doc, m, opts, out, run),
         Meta::Plan(m) => plan::render(doc, m, opts, out),
         Meta::TodoUpdate(m) => todo_update::render(m, opts, out),
         Meta::Clarification(m) => clarification::render(m, out),

@@ -10,6 +10,7 @@ use super::super::RenderOptions;
 use super::super::escape::Markup;
 use super::super::json::push_json_pretty;
 use super::super::labels::Label;
+use super::super::markdown::{MarkdownOptions, Slugs, render_markdown_into};
 use super::super::parts::{Part, Slot};
 use super::super::progress::headline;
 use super::super::terminal::strip_ansi;
@@ -39,11 +40,28 @@ const RESULT: Slot = Slot {
     class: "ds-tool-result-part",
 };
 
-pub(super) fn render(doc: &Document, meta: &ToolCallMeta, opts: &RenderOptions, out: &mut String) {
-    for slot in [HEAD, ARGS, RESULT] {
+/// The opening tag of the element that holds a sub-agent's run (its turn), between the
+/// prompt and the answer; it is not a part: patches insert the run's turn into it.
+pub const SUBAGENT_RUN_OPEN: &str = "<div class=\"ds-subagent-run\">";
+
+pub(super) fn render(
+    doc: &Document,
+    meta: &ToolCallMeta,
+    opts: &RenderOptions,
+    out: &mut String,
+    run: &mut dyn FnMut(&mut String),
+) {
+    for slot in [HEAD, ARGS] {
         slot.wrap(out, |out| part(doc, meta, slot.part, opts, out));
         out.raw("\n");
     }
+    if meta.subagent.is_some() {
+        out.raw(SUBAGENT_RUN_OPEN);
+        run(out);
+        out.raw("</div>\n");
+    }
+    RESULT.wrap(out, |out| part(doc, meta, Part::Result, opts, out));
+    out.raw("\n");
 }
 
 pub(super) fn part(
@@ -56,11 +74,19 @@ pub(super) fn part(
     let view = tool_view(m);
     match part {
         Part::Head => head(doc, m, &view, opts, out),
-        Part::Args => {
-            if let ToolView::Generic(g) = &view {
-                arguments(g.arguments, opts, out);
+        Part::Args => match &view {
+            ToolView::Generic(g) => arguments(g.arguments, opts, out),
+            ToolView::Subagent(v) => {
+                if let Some(prompt) = v.prompt {
+                    out.raw("<details class=\"ds-subagent-prompt\"><summary>")
+                        .text(l(opts, Label::Prompt))
+                        .raw("</summary>");
+                    markdown(prompt, &doc.id, "prompt", opts, out);
+                    out.raw("</details>");
+                }
             }
-        }
+            _ => {}
+        },
         Part::Result => {
             let Some(result) = &m.result else { return };
             if matches!(result.status, CallStatus::Error | CallStatus::Rejected) {
@@ -76,6 +102,17 @@ pub(super) fn part(
                 ToolView::Search(s) if s.groups.is_some() => tool_search::render(s, opts, out),
                 ToolView::WebSearch(w) => tool_web::search(w, opts, out),
                 ToolView::WebFetch(f) => tool_web::fetch(f, opts, out),
+                ToolView::Subagent(v) if v.answer.is_some() => {
+                    out.raw("<div class=\"ds-subagent-answer\">");
+                    markdown(
+                        v.answer.as_deref().unwrap_or_default(),
+                        &doc.id,
+                        "answer",
+                        opts,
+                        out,
+                    );
+                    out.raw("</div>");
+                }
                 ToolView::Generic(g) if g.text.is_some() => {
                     fold_text(out, g.text.as_deref().unwrap_or_default(), opts);
                 }
@@ -171,6 +208,20 @@ fn arguments(args: &Value, opts: &RenderOptions, out: &mut String) {
         out.raw("</dd>");
     }
     out.raw("</dl>");
+}
+
+/// Markdown of a tool call (a sub-agent's prompt or answer), its heading anchors under
+/// the document's id and `what`.
+fn markdown(text: &str, doc_id: &str, what: &str, opts: &RenderOptions, out: &mut String) {
+    let prefix = format!("{doc_id}-{what}");
+    let md = MarkdownOptions {
+        image_origins_allowed: &opts.image_origins_allowed,
+        anchor_prefix: &prefix,
+        locale: opts.locale,
+    };
+    out.raw("<div class=\"ds-markdown\">");
+    render_markdown_into(text, &md, &mut Slugs::default(), out);
+    out.raw("</div>");
 }
 
 /// JSON folded under a label.

@@ -10,10 +10,11 @@ function conv(view) {
   return view.shadowRoot.querySelector('.ds-conversation');
 }
 
-/** Drops the whitespace text between turns and between a turn's children (the
- * element inserts elements, not the line breaks between them). */
+/** Drops the whitespace text between turns and between a turn's children, also of a
+ * sub-agent's run and around it in its call (the element inserts elements, not the
+ * line breaks between them). */
 function squeeze(conversation) {
-  for (const parent of [conversation, ...conversation.querySelectorAll(':scope > .ds-turn')]) {
+  for (const parent of [conversation, ...conversation.querySelectorAll('.ds-turn, .ds-subagent-run')]) {
     for (const n of [...parent.childNodes]) if (n.nodeType === 3 && !n.data.trim()) n.remove();
   }
   return conversation;
