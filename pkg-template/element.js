@@ -139,7 +139,11 @@ function toError(e, fallback) {
  * @csspart status - The polite live region.
  * @csspart diagram - What the `diagrams` hook returned, in place of the code.
  */
-export class DocstreamView extends HTMLElement {
+/** Where `HTMLElement` does not exist (server-side rendering, Node), the class still
+ * loads, on an empty base: importing the module defines nothing and touches no DOM. */
+const ElementBase = globalThis.HTMLElement ?? class {};
+
+export class DocstreamView extends ElementBase {
   static observedAttributes = ['src', 'format', 'locale', 'theme', 'diff', 'allow-images', 'highlight', 'thinking'];
 
   /**

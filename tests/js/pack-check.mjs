@@ -26,7 +26,7 @@ const cssPath = fileURLToPath(import.meta.resolve('docstream/docstream.css'));
 assert.match(readFileSync(cssPath, 'utf8'), /\.ds-conversation/);
 const manifest = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('docstream/package.json')), 'utf8'));
 assert.equal(manifest.type, 'module');
-assert.deepEqual(manifest.sideEffects, ['./define.js']);
+assert.deepEqual(manifest.sideEffects, ['./define.js', '*.css']);
 
 /** Applies patches to a page held as strings (what a DOM does with them): turns, and
  * documents as markup with their parts (`data-part` elements) in between; a part holds
@@ -336,5 +336,16 @@ await initConvert({ module_or_path: readFileSync(fileURLToPath(import.meta.resol
   const gemini = new GeminiToOpenAI('id', 'gemini-3-pro');
   assert.ok(Array.isArray(gemini.convert('{"candidates":[{"content":{"parts":[{"text":"hi"}]}}]}')));
   assert.throws(() => messagesToOpenAI({}), (e) => e.code === 'DS_BAD_INPUT');
+}
+// Server-side rendering: every entry imports in plain Node, where there is no DOM, and
+// registers nothing (the element module's class loads on an empty base).
+{
+  assert.equal(globalThis.HTMLElement, undefined, 'this check runs without a DOM');
+  const element = await import('docstream/element');
+  const define = await import('docstream/define');
+  assert.equal(typeof element.DocstreamView, 'function');
+  assert.equal(define.DocstreamView, element.DocstreamView);
+  for (const entry of ['docstream/apply', 'docstream/highlight']) assert.ok(await import(entry), entry);
+  assert.equal(globalThis.customElements, undefined, 'nothing defined');
 }
 console.log('pack-check: ok');
