@@ -14,6 +14,7 @@ export interface DocstreamCopyDetail {
 }
 /** `docstream-error`: `code` is one of docstream's (`DS_FINISHED`, `DS_BAD_CHUNK`,
  * `DS_BAD_OPTIONS`, `DS_UNKNOWN_FORMAT`, `DS_INTERNAL`) or the element's own:
+ * `DS_WASM` (the WebAssembly module did not load; the message names the fixes),
  * `DS_FETCH` (loading `src` failed), `DS_SOURCE` (the stream being read failed),
  * `DS_CLIPBOARD` (writing to the clipboard failed). */
 export interface DocstreamErrorDetail {

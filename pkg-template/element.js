@@ -112,6 +112,21 @@ function shadowOf(host) {
   return { root, live, conversation };
 }
 
+/** The WebAssembly module did not load: an `Error` with code `DS_WASM` that names the
+ * fixes (a bundler that does not copy files named by `new URL(…, import.meta.url)`,
+ * esbuild for one, leaves the `.wasm` behind). */
+function wasmError(cause) {
+  const e = new Error(
+    `docstream: the WebAssembly module did not load (${String(cause?.message ?? cause)}). ` +
+      'If a bundler built this page, it may have left docstream_bg.wasm behind: serve that file ' +
+      'and call DocstreamView.init(its URL) before use, pass its bytes to DocstreamView.init(bytes), ' +
+      "or use the inline build: DocstreamView.init(await import('docstream/inline')).",
+    { cause },
+  );
+  e.code = 'DS_WASM';
+  return e;
+}
+
 function toError(e, fallback) {
   return { code: e?.code ?? fallback, message: String(e?.message ?? e) };
 }
@@ -169,10 +184,15 @@ export class DocstreamView extends ElementBase {
         input === undefined || (input && typeof input === 'object' && 'module_or_path' in input)
           ? input
           : { module_or_path: input };
-      initPromise = init(arg).then((wasm) => {
-        moduleReady = true;
-        return wasm;
-      });
+      initPromise = init(arg).then(
+        (wasm) => {
+          moduleReady = true;
+          return wasm;
+        },
+        (e) => {
+          throw wasmError(e);
+        },
+      );
       initPromise.catch(() => {
         initPromise = null;
       });

@@ -26,7 +26,7 @@ const cssPath = fileURLToPath(import.meta.resolve('docstream/docstream.css'));
 assert.match(readFileSync(cssPath, 'utf8'), /\.ds-conversation/);
 const manifest = JSON.parse(readFileSync(fileURLToPath(import.meta.resolve('docstream/package.json')), 'utf8'));
 assert.equal(manifest.type, 'module');
-assert.deepEqual(manifest.sideEffects, ['./define.js', '*.css']);
+assert.deepEqual(manifest.sideEffects, ['./define.js', './highlight/*.js', '*.css']);
 
 /** Applies patches to a page held as strings (what a DOM does with them): turns, and
  * documents as markup with their parts (`data-part` elements) in between; a part holds

@@ -1,0 +1,103 @@
+// The packed package bundled by esbuild (ESM and IIFE), as an app that imports
+// `docstream/define` would be: esbuild does not copy files named by
+// `new URL('…wasm', import.meta.url)`, so without help the element reports DS_WASM with
+// the fixes in its message; with `DocstreamView.init(bytes-or-URL)` or the inline build
+// it renders a stream. Each app is served from its own origin by a route, with nothing
+// beside it but what the test copies there.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { ROOT, newPage } from './harness.mjs';
+
+const STREAM = readFileSync(join(ROOT, 'tests/fixtures/cursor-stream-json/tools.jsonl'), 'utf8');
+
+/** The apps: their imports, and how each gets the wasm before it shows a stream. */
+const APPS = {
+  // Nothing done: the element must say what is wrong and how to fix it.
+  plain: [`import 'docstream/define';`, 'Promise.resolve()'],
+  // The .wasm served beside the bundle, named to init().
+  url: [`import { DocstreamView } from 'docstream/define';`, `DocstreamView.init(new URL('docstream_bg.wasm', location.href))`],
+  // The inline build: no file to serve.
+  inline: [`import { DocstreamView } from 'docstream/define';\nimport * as inline from 'docstream/inline';`, 'DocstreamView.init(inline)'],
+};
+
+const MAIN = ([imports, setup]) => `${imports}
+${setup}.then(() => {
+  const view = document.createElement('docstream-view');
+  view.setAttribute('highlight', 'off');
+  document.body.append(view);
+  view.addEventListener('docstream-error', (e) => { window.errors.push(e.detail); });
+  view.addEventListener('docstream-done', () => { window.done = true; });
+  view.push(${JSON.stringify(STREAM)});
+  view.finish();
+});
+`;
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+
+/** Builds `source` with esbuild into `dir` (format esm or iife); returns the page's HTML. */
+function build(project, dir, source, format) {
+  mkdirSync(dir, { recursive: true });
+  const entry = join(project, `entry-${format}-${Date.now()}.js`);
+  writeFileSync(entry, source);
+  execFileSync(join(ROOT, 'node_modules/.bin/esbuild'), [entry, '--bundle', `--format=${format}`, '--target=es2022',
+    `--outfile=${join(dir, 'app.js')}`, '--log-level=error'], { cwd: project });
+  const script = format === 'esm' ? '<script type="module" src="app.js"></script>' : '<script src="app.js"></script>';
+  writeFileSync(join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><body><script>window.errors = [];</script>${script}</body>`);
+}
+
+async function open(context, dir) {
+  const origin = `http://app-${Math.random().toString(36).slice(2)}.test`;
+  await context.route(`${origin}/**`, (route) => {
+    const path = new URL(route.request().url()).pathname.replace(/^\//, '') || 'index.html';
+    try {
+      route.fulfill({ status: 200, contentType: TYPES[extname(path)] ?? 'application/octet-stream', body: readFileSync(join(dir, path)) });
+    } catch {
+      route.fulfill({ status: 404, body: 'not found' });
+    }
+  });
+  const page = await newPage(context);
+  await page.goto(`${origin}/index.html`);
+  return page;
+}
+
+export const tests = [
+  {
+    name: 'esbuild, ESM and IIFE: without help DS_WASM names the fixes; with init(URL) or the inline build a stream renders',
+    async run({ context, packed }) {
+      const project = mkdtempSync(join(tmpdir(), 'docstream-esbuild-'));
+      try {
+        mkdirSync(join(project, 'node_modules'));
+        symlinkSync(packed, join(project, 'node_modules', 'docstream'));
+        for (const format of ['esm', 'iife']) {
+          for (const [name, setup] of Object.entries(APPS)) {
+            const dir = join(project, 'out', `${format}-${name}`);
+            build(project, dir, MAIN(setup), format);
+            if (name === 'url') copyFileSync(join(packed, 'docstream_bg.wasm'), join(dir, 'docstream_bg.wasm'));
+            const page = await open(context, dir);
+            const label = `${format} ${name}`;
+            if (name === 'plain') {
+              await page.waitForFunction(() => window.errors.length > 0, null, { timeout: 10000 });
+              const [error] = await page.evaluate(() => window.errors);
+              assert.equal(error.code, 'DS_WASM', `${label}: ${JSON.stringify(error)}`);
+              assert.match(error.message, /DocstreamView\.init\(/, label);
+              assert.match(error.message, /docstream\/inline/, label);
+            } else {
+              await page.waitForFunction(() => window.done === true || window.errors.length > 0, null, { timeout: 10000 });
+              assert.deepEqual(await page.evaluate(() => window.errors), [], label);
+              const text = await page.evaluate(() => document.querySelector('docstream-view').shadowRoot.textContent);
+              assert.match(text, /\S/, `${label}: rendered`);
+              const docs = await page.evaluate(() => document.querySelector('docstream-view').shadowRoot.querySelectorAll('.ds-doc').length);
+              assert.ok(docs >= 2, `${label}: ${docs} documents`);
+            }
+            await page.close();
+          }
+        }
+      } finally {
+        rmSync(project, { recursive: true, force: true });
+      }
+    },
+  },
+];
