@@ -1,12 +1,12 @@
-// The packed package bundled by esbuild (ESM and IIFE), as an app that imports
-// `docstream/define` would be: esbuild does not copy files named by
-// `new URL('…wasm', import.meta.url)`, so without help the element reports DS_WASM with
-// the fixes in its message; with `DocstreamView.init(bytes-or-URL)` or the inline build
-// it renders a stream. Each app is served from its own origin by a route, with nothing
-// beside it but what the test copies there.
+// The packed package bundled as an app that imports `docstream/define` (and its CSS)
+// would be. Vite and webpack 5 copy the file named by `new URL('…wasm', import.meta.url)`
+// and the stylesheet: the app renders a stream as it is. esbuild (ESM and IIFE) does not
+// copy it: without help the element reports DS_WASM with the fixes in its message; with
+// `DocstreamView.init(URL)` or the inline build it renders. Each app is served from its
+// own origin by a route, with nothing beside it but what the bundler wrote.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { ROOT, newPage } from './harness.mjs';
@@ -63,7 +63,52 @@ async function open(context, dir) {
   return page;
 }
 
+/** Builds the plain app (with `import 'docstream/docstream.css'`) with Vite or webpack
+ * into `dir`. */
+function buildWith(bundler, project, dir) {
+  writeFileSync(join(project, 'main.js'), `import 'docstream/docstream.css';\n${MAIN(APPS.plain)}`);
+  if (bundler === 'vite') {
+    writeFileSync(join(project, 'index.html'), '<!doctype html><meta charset="utf-8"><body><script>window.errors = [];</script><script type="module" src="./main.js"></script></body>');
+    execFileSync(join(ROOT, 'node_modules/.bin/vite'), ['build', '--logLevel', 'error', '--outDir', dir, '--emptyOutDir'], { cwd: project });
+  } else {
+    execFileSync(join(ROOT, 'node_modules/.bin/webpack'), ['--mode', 'production', '--entry', './main.js', '--output-path', dir,
+      '--output-filename', 'app.js', '--no-stats'], { cwd: project });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="app.css"><body><script>window.errors = [];</script><script src="app.js"></script></body>');
+  }
+}
+
+/** In the page: once the stream is shown, what it shows and whether the page got the CSS. */
+async function shown(page, label) {
+  await page.waitForFunction(() => window.done === true || window.errors.length > 0, null, { timeout: 10000 });
+  assert.deepEqual(await page.evaluate(() => window.errors), [], label);
+  const docs = await page.evaluate(() => document.querySelector('docstream-view').shadowRoot.querySelectorAll('.ds-doc').length);
+  assert.ok(docs >= 2, `${label}: ${docs} documents`);
+}
+
 export const tests = [
+  {
+    name: 'Vite and webpack 5: the app as written renders a stream, the wasm and the stylesheet bundled',
+    async run({ context, packed }) {
+      const project = mkdtempSync(join(tmpdir(), 'docstream-bundlers-'));
+      try {
+        mkdirSync(join(project, 'node_modules'));
+        symlinkSync(packed, join(project, 'node_modules', 'docstream'));
+        for (const bundler of ['vite', 'webpack']) {
+          const dir = join(project, `out-${bundler}`);
+          buildWith(bundler, project, dir);
+          const files = readdirSync(dir, { recursive: true }).map(String);
+          assert.ok(files.some((f) => f.endsWith('.wasm')), `${bundler} copied the wasm: ${files}`);
+          const css = files.filter((f) => f.endsWith('.css')).map((f) => readFileSync(join(dir, f), 'utf8')).join('');
+          assert.match(css, /\.ds-conversation/, `${bundler} kept docstream.css`);
+          const page = await open(context, dir);
+          await shown(page, bundler);
+          await page.close();
+        }
+      } finally {
+        rmSync(project, { recursive: true, force: true });
+      }
+    },
+  },
   {
     name: 'esbuild, ESM and IIFE: without help DS_WASM names the fixes; with init(URL) or the inline build a stream renders',
     async run({ context, packed }) {
