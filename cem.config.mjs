@@ -32,6 +32,9 @@ export default {
           }
           // Paths as the package has them (pkg-template/ is copied to the package root).
           mod.path = mod.path.replace(/^pkg-template\//, '');
+          for (const d of mod.declarations ?? []) {
+            if (d.superclass?.module) d.superclass.module = d.superclass.module.replace(/^pkg-template\//, '');
+          }
           for (const e of mod.exports ?? []) {
             if (e.declaration?.module) e.declaration.module = e.declaration.module.replace(/^pkg-template\//, '');
           }

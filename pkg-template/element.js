@@ -131,6 +131,10 @@ function toError(e, fallback) {
   return { code: e?.code ?? fallback, message: String(e?.message ?? e) };
 }
 
+/** Where `HTMLElement` does not exist (server-side rendering, Node), the class still
+ * loads, on an empty base: importing the module defines nothing and touches no DOM. */
+const ElementBase = globalThis.HTMLElement ?? class {};
+
 /**
  * `<docstream-view>`: a coding agent's stream shown as live documents. Attributes are
  * reflected as properties: `src`, `format`, `theme` (`auto|light|dark|vscode`), `diff`
@@ -154,10 +158,6 @@ function toError(e, fallback) {
  * @csspart status - The polite live region.
  * @csspart diagram - What the `diagrams` hook returned, in place of the code.
  */
-/** Where `HTMLElement` does not exist (server-side rendering, Node), the class still
- * loads, on an empty base: importing the module defines nothing and touches no DOM. */
-const ElementBase = globalThis.HTMLElement ?? class {};
-
 export class DocstreamView extends ElementBase {
   static observedAttributes = ['src', 'format', 'locale', 'theme', 'diff', 'allow-images', 'highlight', 'thinking'];
 

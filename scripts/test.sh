@@ -63,6 +63,7 @@ suite "the package in Node" node tests/js/package-node.mjs
 suite "the packed package" node tests/js/pack-test.mjs
 suite "the packed package's JSX types" node tests/js/jsx-types.mjs
 suite "publint and arethetypeswrong on the packed package" node tests/js/package-lint.mjs
+suite "every fixture's snapshot type-checks as Conversation" node tests/js/snapshot-types.mjs
 
 # Times are printed, not tested; the run fails when streamed HTML differs from one-shot
 # HTML in any form.
