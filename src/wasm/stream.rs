@@ -197,10 +197,11 @@ impl JsDocStream {
         &mut self,
         #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] chunk: JsValue,
     ) -> Result<JsValue, JsValue> {
-        if let Some(text) = chunk.as_string() {
-            self.inner.push_str(&text).map_err(from_error)?;
-        } else if let Some(array) = chunk.dyn_ref::<js_sys::Uint8Array>() {
+        // Bytes first, the common case: one type check less across the boundary.
+        if let Some(array) = chunk.dyn_ref::<js_sys::Uint8Array>() {
             self.inner.push(&array.to_vec()).map_err(from_error)?;
+        } else if let Some(text) = chunk.as_string() {
+            self.inner.push_str(&text).map_err(from_error)?;
         } else if let Some(buffer) = chunk.dyn_ref::<js_sys::ArrayBuffer>() {
             let bytes = js_sys::Uint8Array::new(buffer).to_vec();
             self.inner.push(&bytes).map_err(from_error)?;
