@@ -3,12 +3,14 @@
 // and the stylesheet: the app renders a stream as it is. esbuild (ESM and IIFE) does not
 // copy it: without help the element reports DS_WASM with the fixes in its message; with
 // `DocstreamView.init(URL)` or the inline build it renders. Each app is served from its
-// own origin by a route, with nothing beside it but what the bundler wrote.
+// own origin by a route, with nothing beside it but what the bundler wrote. Rollup is
+// given the plugins its users add for packages, CSS and `new URL` assets.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT, newPage } from './harness.mjs';
 
 const STREAM = readFileSync(join(ROOT, 'tests/fixtures/cursor-stream-json/tools.jsonl'), 'utf8');
@@ -70,6 +72,18 @@ function buildWith(bundler, project, dir) {
   if (bundler === 'vite') {
     writeFileSync(join(project, 'index.html'), '<!doctype html><meta charset="utf-8"><body><script>window.errors = [];</script><script type="module" src="./main.js"></script></body>');
     execFileSync(join(ROOT, 'node_modules/.bin/vite'), ['build', '--logLevel', 'error', '--outDir', dir, '--emptyOutDir'], { cwd: project });
+  } else if (bundler === 'rollup') {
+    // Rollup needs plugins for what the others do by themselves: resolving packages,
+    // CSS, and assets named by `new URL('…', import.meta.url)`.
+    const plugin = (name) => JSON.stringify(pathToFileURL(join(ROOT, 'node_modules', name)).href);
+    writeFileSync(join(project, 'rollup.config.mjs'), `import { nodeResolve } from ${plugin('@rollup/plugin-node-resolve/dist/es/index.js')};
+import { importMetaAssets } from ${plugin('@web/rollup-plugin-import-meta-assets/index.mjs')};
+import css from ${plugin('rollup-plugin-css-only/dist/index.mjs')};
+export default { input: 'main.js', output: { dir: ${JSON.stringify(dir)}, format: 'es' },
+  plugins: [nodeResolve(), css({ output: 'app.css' }), importMetaAssets()] };
+`);
+    execFileSync(join(ROOT, 'node_modules/.bin/rollup'), ['-c', 'rollup.config.mjs', '--silent'], { cwd: project });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="stylesheet" href="app.css"><body><script>window.errors = [];</script><script type="module" src="main.js"></script></body>');
   } else {
     execFileSync(join(ROOT, 'node_modules/.bin/webpack'), ['--mode', 'production', '--entry', './main.js', '--output-path', dir,
       '--output-filename', 'app.js', '--no-stats'], { cwd: project });
@@ -87,13 +101,13 @@ async function shown(page, label) {
 
 export const tests = [
   {
-    name: 'Vite and webpack 5: the app as written renders a stream, the wasm and the stylesheet bundled',
+    name: 'Vite, webpack 5 and Rollup (with its asset and CSS plugins): the app renders a stream, the wasm and the stylesheet bundled',
     async run({ context, packed }) {
       const project = mkdtempSync(join(tmpdir(), 'docstream-bundlers-'));
       try {
         mkdirSync(join(project, 'node_modules'));
         symlinkSync(packed, join(project, 'node_modules', 'docstream'));
-        for (const bundler of ['vite', 'webpack']) {
+        for (const bundler of ['vite', 'webpack', 'rollup']) {
           const dir = join(project, `out-${bundler}`);
           buildWith(bundler, project, dir);
           const files = readdirSync(dir, { recursive: true }).map(String);
