@@ -25,6 +25,7 @@ pub mod tool_call;
 pub mod tool_view;
 pub mod turn;
 pub mod url;
+mod user_prompt;
 mod view;
 
 use serde::{Deserialize, Serialize};

@@ -10,6 +10,7 @@ use super::document::push_duration;
 use super::escape::Markup;
 use super::labels::{Label, label};
 use super::progress::counted;
+use super::user_prompt::render_user_content;
 use crate::model::{DocKey, Response, ResponseStatus, Turn, UserTurn};
 
 /// The closing tag of a turn's element.
@@ -102,9 +103,9 @@ fn user_header(turn: &UserTurn, opts: &RenderOptions, out: &mut String) {
         .text(&turn.id)
         .raw("\"><div class=\"ds-role\">")
         .text(label(opts.locale, Label::You))
-        .raw("</div>\n<div class=\"ds-user-content\">")
-        .text(&turn.content)
-        .raw("</div>\n");
+        .raw("</div>\n<div class=\"ds-user-content\">");
+    render_user_content(&turn.content, &turn.id, opts, out);
+    out.raw("</div>\n");
     for a in &turn.attachments {
         out.raw("<div class=\"ds-attachment\">")
             .text(a.path.as_deref().unwrap_or(&a.kind))
