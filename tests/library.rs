@@ -11,7 +11,7 @@ use std::process::Command;
 
 use docstream::library::store::Library;
 use docstream::library::{Agent, Entry};
-use docstream::model::DocumentType;
+use docstream::model::{DocumentType, Turn};
 use rusqlite::Connection;
 use serde_json::{Value, json};
 
@@ -469,9 +469,18 @@ fn claude_code_projects_sessions_and_sub_agents() {
         Some("toolu_old")
     );
     assert_eq!(inside.messages, 2);
-    // The session itself leaves its sub-agent's lines out.
+    // The session itself shows its sub-agent's lines as the Task call's run.
     let old = lib.read("s-old").unwrap();
-    assert!(!old.documents().any(|d| d.text() == "Three files."));
+    let run = old
+        .turns
+        .iter()
+        .find_map(|t| match t {
+            Turn::Assistant(r) if r.parent.is_some() => Some(r),
+            _ => None,
+        })
+        .expect("the sub-agent's run");
+    assert_eq!(run.parent.as_ref().unwrap().tool_call_id, "toolu_old");
+    assert!(run.documents.iter().any(|d| d.text() == "Three files."));
 
     // The malformed last line of s-new is an error document; the prompt still shows.
     let new = lib.read("s-new").unwrap();

@@ -10,26 +10,29 @@
 //! until `result` (or, in a transcript, the next prompt or the end), is one response.
 //! A sub-agent's lines in the stream carry the id of the `Task` (or `Agent`) call that
 //! started it as `parent_tool_use_id`: they become that call's nested run, and a
-//! `task_notification` ends it. Lines of a sub-agent (`isSidechain`) within a saved
-//! session are left out: its work comes back as the `Task` call's result. A file that
-//! starts with a sub-agent's line is that sub-agent's own transcript
-//! (`agent-<id>.jsonl`) and is read whole.
+//! `task_notification` ends it. A saved session names no call on a sub-agent's lines
+//! (`isSidechain`), only the line each answers (`parentUuid`): a sub-agent's first line
+//! is claimed by the `Task` call whose prompt it repeats (else by the oldest call not yet
+//! claimed), the lines after it by their parent's owner, and all of them become that
+//! call's nested run, as in the stream. Sub-agent lines no call claims are left out: their
+//! work comes back as the call's result. A file that starts with a sub-agent's line is
+//! that sub-agent's own transcript (`agent-<id>.jsonl`) and is read whole.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::anthropic::blocks::{Content, Message, Role, apply_content};
+use super::anthropic::blocks::{Block, Content, Message, Role, apply_content};
 use super::anthropic::stream::Stream;
 use super::common::end_open_response;
 use super::cursor_cli::WireUsage;
 use super::{Adapter, Payload, json_error, parse};
 use crate::error::codes;
 use crate::model::Usage;
-use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo};
+use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolKind, tool_kind};
 
 /// One line, flat; the stream's snake_case and the transcript's camelCase both read.
 #[derive(Deserialize)]
@@ -52,6 +55,12 @@ struct Line<'a> {
     tool_use_result: Option<Value>,
     #[serde(default, rename = "isSidechain")]
     is_sidechain: bool,
+    /// The line's own id (saved transcripts).
+    #[serde(default)]
+    uuid: Option<String>,
+    /// The id of the line this one follows (saved transcripts).
+    #[serde(default, rename = "parentUuid")]
+    parent_uuid: Option<String>,
     #[serde(borrow, default)]
     event: Option<&'a RawValue>,
     #[serde(default)]
@@ -94,6 +103,77 @@ pub(in crate::formats) struct ClaudeCode {
     /// The `parent_tool_use_id` of the last line that had one to say (`None`: the main
     /// agent's).
     agent: Option<String>,
+    /// Which `Task` call each sub-agent line of a saved session belongs to.
+    sidechains: Sidechains,
+}
+
+/// The `Task` calls of a saved session and the sub-agent lines they own.
+#[derive(Default)]
+struct Sidechains {
+    /// Calls whose sub-agent has not written yet, oldest first: id and prompt.
+    unclaimed: Vec<(String, String)>,
+    /// Line id → the call whose sub-agent wrote it.
+    owner: HashMap<String, String>,
+}
+
+impl Sidechains {
+    /// Notes the sub-agent calls among a main-agent message's blocks.
+    fn note_calls(&mut self, blocks: &[Block<'_>]) {
+        for b in blocks {
+            let (Some(id), Some(name)) = (&b.id, &b.name) else {
+                continue;
+            };
+            if b.kind == "tool_use" && tool_kind(name) == ToolKind::Task {
+                let prompt = b
+                    .input
+                    .as_ref()
+                    .and_then(|i| i.get("prompt"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                self.unclaimed.push((id.clone(), prompt.trim().to_owned()));
+            }
+        }
+    }
+
+    /// The call that owns a sub-agent line: its parent line's owner, or, for the first
+    /// line of a sub-agent, the unclaimed call whose prompt it repeats, else the oldest
+    /// unclaimed call. `None` when no call is left to own it.
+    fn owner_of(&mut self, line: &Line<'_>) -> Option<String> {
+        let inherited = line
+            .parent_uuid
+            .as_ref()
+            .and_then(|parent| self.owner.get(parent))
+            .cloned();
+        let call = match inherited {
+            Some(call) => call,
+            None => {
+                let prompt = line.message.as_ref().and_then(prompt_of);
+                let at = prompt
+                    .and_then(|p| self.unclaimed.iter().position(|(_, q)| *q == p.trim()))
+                    .unwrap_or(0);
+                if at >= self.unclaimed.len() {
+                    return None;
+                }
+                self.unclaimed.remove(at).0
+            }
+        };
+        if let Some(uuid) = &line.uuid {
+            self.owner.insert(uuid.clone(), call.clone());
+        }
+        Some(call)
+    }
+}
+
+/// The text of a plain user message (a sub-agent's prompt).
+fn prompt_of(m: &Message<'_>) -> Option<String> {
+    match Content::parse(m.content).ok()? {
+        Content::Text(t) => Some(t.into_owned()),
+        Content::Blocks(blocks) => blocks
+            .into_iter()
+            .find(|b| b.kind == "text")
+            .and_then(|b| b.text)
+            .map(Cow::into_owned),
+    }
 }
 
 impl ClaudeCode {
@@ -108,13 +188,16 @@ impl ClaudeCode {
 
 impl Adapter for ClaudeCode {
     fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
-        let Some(line) = parse::<Line<'_>>(&p, n) else {
+        let Some(mut line) = parse::<Line<'_>>(&p, n) else {
             return;
         };
         if matches!(line.kind.as_ref(), "user" | "assistant") {
             let own = *self.sidechain_file.get_or_insert(line.is_sidechain);
-            if line.is_sidechain && !own {
-                return;
+            if line.is_sidechain && !own && line.parent_tool_use_id.is_none() {
+                match self.sidechains.owner_of(&line) {
+                    Some(call) => line.parent_tool_use_id = Some(call),
+                    None => return,
+                }
             }
         }
         if line.kind != "system" && line.parent_tool_use_id != self.agent {
@@ -202,7 +285,12 @@ impl ClaudeCode {
         let usage = m.usage.take().map(Usage::from);
         let stop_reason = m.stop_reason.take();
         match Content::parse(m.content) {
-            Ok(c) => apply_content(Role::Assistant, c, None, n),
+            Ok(c) => {
+                if let (Content::Blocks(blocks), false) = (&c, line.is_sidechain) {
+                    self.sidechains.note_calls(blocks);
+                }
+                apply_content(Role::Assistant, c, None, n);
+            }
             Err(e) => n.apply(Event::Error(json_error(&e, p))),
         }
         if stop_reason.is_some() || line.request_id.is_some() {

@@ -7,7 +7,6 @@ use serde_json::value::RawValue;
 
 use super::{Location, Payload, parse, preview};
 use crate::error::codes;
-use crate::model::{ResponseStatus, Turn};
 use crate::normalize::{ErrorInfo, Event, Normalizer};
 
 /// True for the `[DONE]` sentinel that ends OpenAI-style SSE streams (proxies put it
@@ -71,12 +70,9 @@ pub(super) fn tool_input(
     }
 }
 
-/// True while the conversation's last turn is a response still receiving.
+/// True while the main agent has a response still receiving.
 pub(super) fn response_open(n: &Normalizer) -> bool {
-    matches!(
-        n.conversation().turns.last(),
-        Some(Turn::Assistant(r)) if r.status == ResponseStatus::Streaming
-    )
+    n.main_response_open()
 }
 
 /// Ends the open response, if any, as completed (saved histories end with the input).

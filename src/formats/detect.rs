@@ -284,6 +284,15 @@ enum WrappedSniff {
     Other(IgnoredAny),
 }
 
+/// Anthropic's error event: its `error` is an object (`type`, `message`).
+#[derive(Deserialize)]
+struct AnthropicError<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(rename = "error")]
+    _error: serde_json::Map<String, serde_json::Value>,
+}
+
 /// What a message of a history shows of its provider.
 #[derive(Deserialize)]
 struct MessageSniff {
@@ -330,7 +339,10 @@ const ANTHROPIC_EVENTS: [&str; 7] = [
 /// Anthropic's by its block types. Plain text histories read the same either way.
 fn history_format(messages: &[MessageSniff]) -> Format {
     for m in messages {
-        let openai_role = matches!(m.role.as_deref(), Some("tool" | "system" | "developer"));
+        let openai_role = matches!(
+            m.role.as_deref(),
+            Some("tool" | "function" | "system" | "developer")
+        );
         if openai_role
             || m.tool_calls.is_some()
             || m.tool_call_id.is_some()
@@ -473,6 +485,13 @@ pub fn sse_format(event: &str, data: &str) -> Option<Format> {
         "done",
         "error",
     ];
+    if event == "error" || event == "message" {
+        // Anthropic's error event, `{"type":"error","error":{…}}`, may come first: an
+        // overloaded API answers with nothing else.
+        if serde_json::from_str::<AnthropicError>(data).is_ok_and(|e| e.kind == "error") {
+            return Some(Format::AnthropicStream);
+        }
+    }
     if DOC_EVENTS.contains(&event) {
         return Some(Format::DocumentSse);
     }

@@ -3,6 +3,12 @@
 //! `finishReason`; `usageMetadata`; `error`. As SSE `data:` events, NDJSON, or one JSON
 //! array of events; the Code Assist wrapper `{"response": {…}}` is unwrapped.
 //!
+//! Gemini 3 can stream a call's arguments (`streamFunctionCallArguments`): a
+//! `functionCall` with a `name` and `willContinue: true`, then nameless ones whose
+//! `partialArgs` each set (or, for strings, extend) the value at a JSON path, until one
+//! without `willContinue`. The call starts when it is named and gets its arguments, whole,
+//! when it ends (or when a new call, a finish, an error or the end of the input cuts it).
+//!
 //! Gemini sends no final event: a stream whose candidate finished ends with the input;
 //! one that did not is cut off.
 
@@ -65,6 +71,7 @@ struct Part<'a> {
 }
 
 #[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
 struct FunctionCall {
     #[serde(default)]
     id: Option<String>,
@@ -72,6 +79,115 @@ struct FunctionCall {
     name: Option<String>,
     #[serde(default)]
     args: Option<Value>,
+    /// Pieces of the arguments (streamed function-call arguments).
+    #[serde(default)]
+    partial_args: Option<Vec<PartialArg>>,
+    /// More of this call follows.
+    #[serde(default)]
+    will_continue: bool,
+}
+
+/// One piece of a streamed call's arguments: a value at a JSON path.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PartialArg {
+    #[serde(default)]
+    json_path: String,
+    #[serde(default)]
+    string_value: Option<String>,
+    #[serde(default)]
+    number_value: Option<f64>,
+    #[serde(default)]
+    bool_value: Option<bool>,
+    #[serde(default)]
+    null_value: Option<Value>,
+}
+
+/// A call whose arguments are still streaming.
+struct OpenCall {
+    id: String,
+    args: Value,
+}
+
+impl OpenCall {
+    /// Sets the value a piece names; a string piece extends the string already there.
+    fn apply(&mut self, piece: PartialArg) {
+        let Some(slot) = json_path_slot(&mut self.args, &piece.json_path) else {
+            return;
+        };
+        if let Some(s) = piece.string_value {
+            match slot {
+                Value::String(have) => have.push_str(&s),
+                _ => *slot = Value::String(s),
+            }
+        } else if let Some(x) = piece.number_value {
+            // JSON has one number type; a whole one reads back as it was written.
+            *slot = if x.fract() == 0.0 && x.abs() < 9_007_199_254_740_992.0 {
+                Value::from(x as i64)
+            } else {
+                serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+            };
+        } else if let Some(b) = piece.bool_value {
+            *slot = Value::Bool(b);
+        } else if piece.null_value.is_some() {
+            *slot = Value::Null;
+        }
+    }
+}
+
+/// Array indexes beyond this in a streamed argument's path are not followed.
+const MAX_PATH_INDEX: usize = 10_000;
+
+/// The value a JSON path (`$`, `.name`, `['name']`, `["name"]`, `[3]`) names in `root`,
+/// made (as objects, arrays and nulls) where missing. `None` for a path it cannot read,
+/// or one that runs through a value of another kind.
+fn json_path_slot<'v>(root: &'v mut Value, path: &str) -> Option<&'v mut Value> {
+    let mut rest = path.trim().strip_prefix('$')?;
+    let mut at = root;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('.') {
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            let (key, r) = r.split_at(end);
+            if key.is_empty() {
+                return None;
+            }
+            at = object_slot(at, key)?;
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix('[') {
+            let close = r.find(']')?;
+            let (inside, r) = (r[..close].trim(), &r[close + 1..]);
+            let quoted = inside
+                .strip_prefix('\'')
+                .and_then(|k| k.strip_suffix('\''))
+                .or_else(|| inside.strip_prefix('"').and_then(|k| k.strip_suffix('"')));
+            at = match quoted {
+                Some(key) => object_slot(at, key)?,
+                None => {
+                    let i: usize = inside.parse().ok().filter(|i| *i <= MAX_PATH_INDEX)?;
+                    if at.is_null() {
+                        *at = Value::Array(Vec::new());
+                    }
+                    let items = at.as_array_mut()?;
+                    if items.len() <= i {
+                        items.resize(i + 1, Value::Null);
+                    }
+                    &mut items[i]
+                }
+            };
+            rest = r;
+        } else {
+            return None;
+        }
+    }
+    Some(at)
+}
+
+/// The member `key` of an object (made from a null).
+fn object_slot<'v>(at: &'v mut Value, key: &str) -> Option<&'v mut Value> {
+    if at.is_null() {
+        *at = Value::Object(Default::default());
+    }
+    Some(at.as_object_mut()?.entry(key).or_insert(Value::Null))
 }
 
 #[derive(Deserialize)]
@@ -110,6 +226,8 @@ pub(in crate::formats) struct GeminiStream {
     response_id: Option<String>,
     /// Function calls seen, for ids where Gemini sends none.
     calls: u64,
+    /// The call whose arguments are streaming.
+    open_call: Option<OpenCall>,
 }
 
 impl Adapter for GeminiStream {
@@ -125,6 +243,7 @@ impl Adapter for GeminiStream {
     }
 
     fn finish(&mut self, n: &mut Normalizer) {
+        self.close_call(n);
         if self.open && self.finished {
             n.apply(Event::Done { error: None });
         }
@@ -137,6 +256,7 @@ impl GeminiStream {
             return self.event(*inner, p, n);
         }
         if let Some(error) = &e.error {
+            self.close_call(n);
             n.apply(Event::Done {
                 error: Some(provider_error(error, &p.at)),
             });
@@ -145,6 +265,7 @@ impl GeminiStream {
         }
         let new_id = e.response_id.is_some() && e.response_id != self.response_id;
         if self.open && self.finished && new_id {
+            self.close_call(n);
             n.apply(Event::Done { error: None });
             self.open = false;
         }
@@ -163,6 +284,7 @@ impl GeminiStream {
                 self.part(part, n);
             }
             if let Some(reason) = c.finish_reason {
+                self.close_call(n);
                 self.finished = true;
                 n.apply(Event::ResponseMeta {
                     duration_ms: None,
@@ -201,16 +323,74 @@ impl GeminiStream {
             n.apply(Event::Text(text));
         }
         if let Some(call) = part.function_call {
+            self.function_call(call, n);
+        }
+    }
+
+    fn function_call(&mut self, call: FunctionCall, n: &mut Normalizer) {
+        let streamed = call.will_continue || call.partial_args.is_some();
+        if self.open_call.is_some() && call.name.is_none() {
+            // The open call goes on.
+        } else {
+            self.close_call(n);
             self.calls += 1;
+            let call_id = call
+                .id
+                .filter(|id| !id.is_empty())
+                .unwrap_or_else(|| format!("gemini_call_{}", self.calls));
+            let args = call.args.unwrap_or(Value::Object(Default::default()));
             n.apply(Event::ToolStart {
-                call_id: call
-                    .id
-                    .filter(|id| !id.is_empty())
-                    .unwrap_or_else(|| format!("gemini_call_{}", self.calls)),
+                call_id: call_id.clone(),
                 name: call.name.unwrap_or_else(|| "tool".to_owned()),
-                args: call.args.unwrap_or(Value::Object(Default::default())),
+                args: if streamed {
+                    Value::Object(Default::default())
+                } else {
+                    args.clone()
+                },
                 doc_id: None,
             });
+            if !streamed {
+                return;
+            }
+            self.open_call = Some(OpenCall { id: call_id, args });
         }
+        let Some(open) = self.open_call.as_mut() else {
+            return;
+        };
+        for piece in call.partial_args.unwrap_or_default() {
+            open.apply(piece);
+        }
+        if !call.will_continue {
+            self.close_call(n);
+        }
+    }
+
+    /// Ends the call whose arguments were streaming: it gets them, whole.
+    fn close_call(&mut self, n: &mut Normalizer) {
+        if let Some(call) = self.open_call.take() {
+            n.apply(Event::ToolArgs {
+                call_id: call.id,
+                args: call.args,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_paths_make_what_they_name() {
+        let mut v = json!({});
+        *json_path_slot(&mut v, "$.a.b").unwrap() = json!(1);
+        *json_path_slot(&mut v, "$['c d'][1]").unwrap() = json!("x");
+        *json_path_slot(&mut v, "$[\"e\"]").unwrap() = json!(true);
+        assert_eq!(v, json!({"a": {"b": 1}, "c d": [null, "x"], "e": true}));
+        for bad in ["", "a", "$.", "$[", "$[x]", "$[10001]", "$.a.b.c", "$..a"] {
+            assert!(json_path_slot(&mut v, bad).is_none(), "{bad}");
+        }
+        assert!(json_path_slot(&mut v, "$").is_some());
     }
 }

@@ -66,6 +66,21 @@ impl Normalizer {
         self.lane = target;
     }
 
+    /// True when the main agent has a response open, whichever agent's lane is current
+    /// (a sub-agent's run, a turn of its own, may come after it).
+    pub(crate) fn main_response_open(&self) -> bool {
+        let open = match self.lane {
+            None => self.b.open,
+            Some(_) => self.main.open,
+        };
+        open.is_some_and(|t| {
+            matches!(
+                self.conversation().turns.get(t),
+                Some(Turn::Assistant(r)) if r.status == ResponseStatus::Streaming
+            )
+        })
+    }
+
     /// True when `id` names a call that starts a sub-agent, not nested too deep.
     fn can_start(&self, id: &str) -> bool {
         let Some(call) = self.calls.get(id) else {

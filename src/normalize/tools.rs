@@ -94,7 +94,8 @@ pub fn kind_of(name: &str) -> ToolKind {
         }
         // Gemini CLI's todo list.
         "writetodos" => ToolKind::Todo,
-        "createplan" => ToolKind::Plan,
+        // Claude Code's plan mode ends with the plan, for the user to approve.
+        "createplan" | "exitplanmode" => ToolKind::Plan,
         "todowrite" | "todo" | "updatetodos" | "todos" | "todoupdate" => ToolKind::Todo,
         // The newer tools in Cursor's saved conversations (seed 003).
         "editfilev2" => ToolKind::Edit,
@@ -690,6 +691,7 @@ mod tests {
         }
         assert_eq!(kind_of("create_plan"), ToolKind::Plan);
         assert_eq!(kind_of("createPlanToolCall"), ToolKind::Plan);
+        assert_eq!(kind_of("ExitPlanMode"), ToolKind::Plan);
         assert_eq!(kind_of("NotebookEdit"), ToolKind::Edit);
         for n in ["read_file", "readToolCall", "Read"] {
             assert_eq!(kind_of(n), ToolKind::Read, "{n}");

@@ -1,7 +1,9 @@
 //! An OpenAI message history: a JSON array of messages, a request with `messages`, or
 //! one `chat.completion` (its choice's `message`). Roles `user`, `assistant` (with
 //! `reasoning_content`/`reasoning`, `content`, `tool_calls`), `tool`; `system` and
-//! `developer` have nothing to show.
+//! `developer` have nothing to show. The legacy `function_call` of an assistant message
+//! is a call of its own (`function_call_1`, `function_call_2` … in order), and a
+//! `function` message is the result of the latest one.
 
 use std::borrow::Cow;
 
@@ -32,6 +34,21 @@ struct Message<'a> {
     function_call: Option<Function>,
     #[serde(default)]
     tool_call_id: Option<String>,
+}
+
+/// How many legacy `function_call`s a history has had: the latest one's id.
+#[derive(Default)]
+struct Legacy(usize);
+
+impl Legacy {
+    fn next(&mut self) -> String {
+        self.0 += 1;
+        self.current()
+    }
+
+    fn current(&self) -> String {
+        format!("function_call_{}", self.0)
+    }
 }
 
 #[derive(Deserialize)]
@@ -107,7 +124,7 @@ impl Adapter for Messages {
             ..SessionInfo::default()
         }));
         if let Some(m) = choice.message {
-            assistant(m, &p, n);
+            assistant(m, &p, n, &mut Legacy::default());
         }
         n.apply(Event::ResponseMeta {
             duration_ms: None,
@@ -127,12 +144,16 @@ impl Adapter for Messages {
 }
 
 fn history(list: Vec<Message<'_>>, p: &Payload<'_>, n: &mut Normalizer) {
+    let mut legacy = Legacy::default();
     for m in list {
         match m.role.as_ref() {
             "user" => user(m, n),
-            "assistant" => assistant(m, p, n),
-            "tool" => n.apply(Event::ToolEnd {
-                call_id: m.tool_call_id.unwrap_or_default(),
+            "assistant" => assistant(m, p, n, &mut legacy),
+            role @ ("tool" | "function") => n.apply(Event::ToolEnd {
+                call_id: match role {
+                    "function" => legacy.current(),
+                    _ => m.tool_call_id.unwrap_or_default(),
+                },
                 name: None,
                 args: None,
                 outcome: ToolOutcome {
@@ -195,7 +216,7 @@ fn user(m: Message<'_>, n: &mut Normalizer) {
     });
 }
 
-fn assistant(m: Message<'_>, p: &Payload<'_>, n: &mut Normalizer) {
+fn assistant(m: Message<'_>, p: &Payload<'_>, n: &mut Normalizer, legacy: &mut Legacy) {
     let reasoning = m.reasoning_content.or_else(|| {
         m.reasoning
             .as_ref()?
@@ -218,9 +239,7 @@ fn assistant(m: Message<'_>, p: &Payload<'_>, n: &mut Normalizer) {
     }
     let calls = m.tool_calls.unwrap_or_default().into_iter().enumerate();
     let calls = calls.map(|(i, c)| (c.id.unwrap_or_else(|| format!("call_{i}")), c.function));
-    let legacy = m
-        .function_call
-        .map(|f| ("function_call".to_owned(), Some(f)));
+    let legacy = m.function_call.map(|f| (legacy.next(), Some(f)));
     for (call_id, function) in calls.chain(legacy) {
         let (name, arguments) = function.map(|f| (f.name, f.arguments)).unwrap_or_default();
         let name = name.unwrap_or_else(|| "tool".to_owned());

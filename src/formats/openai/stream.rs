@@ -1,7 +1,8 @@
 //! Streamed `chat.completion.chunk`s: `delta.content`, `delta.reasoning_content` (or
 //! `reasoning`), `delta.tool_calls` pieces accumulated by `index` (a later piece never
 //! replaces a name or id with an empty one; arguments are JSON text parsed when the call
-//! is complete), `finish_reason`, a usage chunk with no choices, and `[DONE]`.
+//! is complete), the legacy `delta.function_call` (one call, read as piece 0),
+//! `finish_reason`, a usage chunk with no choices, and `[DONE]`.
 //!
 //! The response ends at `[DONE]`; a stream whose choice finished but that has no
 //! `[DONE]` (NDJSON captures) ends with the input. Only choice 0 is shown.
@@ -54,6 +55,9 @@ struct Delta<'a> {
     refusal: Option<Cow<'a, str>>,
     #[serde(default)]
     tool_calls: Option<Vec<Piece<'a>>>,
+    /// The legacy single call (`functions` instead of `tools`).
+    #[serde(borrow, default)]
+    function_call: Option<FunctionPiece<'a>>,
 }
 
 /// A piece of a tool call.
@@ -197,6 +201,14 @@ impl Stream {
         for piece in d.tool_calls.unwrap_or_default() {
             self.piece(piece, n);
         }
+        if let Some(function) = d.function_call {
+            let piece = Piece {
+                index: Some(0),
+                id: Some("function_call".to_owned()),
+                function: Some(function),
+            };
+            self.piece(piece, n);
+        }
     }
 
     /// Adds a piece to the call with its `index`.
@@ -205,7 +217,9 @@ impl Stream {
             // No index: a new id is a new call, anything else continues the last one.
             let known = |id: &String| self.calls.iter().any(|c| &c.id == id);
             match (&piece.id, self.calls.last()) {
-                (Some(id), Some(last)) if !id.is_empty() && !known(id) => last.index + 1,
+                (Some(id), Some(last)) if !id.is_empty() && !known(id) => {
+                    last.index.saturating_add(1)
+                }
                 (_, Some(last)) => last.index,
                 (_, None) => 0,
             }

@@ -1,5 +1,6 @@
-//! `plan`: title, progress, overview and the todos in dependency order with their
-//! current status (the normaliser applies each `todo_update` to the plan it follows).
+//! `plan`: title (or "Plan"), overview, the plan's body (Markdown), and, when it has
+//! todos, progress and the todos in dependency order with their current status (the
+//! normaliser applies each `todo_update` to the plan it follows).
 
 use super::super::RenderOptions;
 use super::super::escape::Markup;
@@ -11,28 +12,44 @@ use crate::model::{Document, PlanMeta};
 
 pub(super) fn render(doc: &Document, meta: &PlanMeta, opts: &RenderOptions, out: &mut String) {
     let view = plan_view(meta);
+    let title = match view.title.as_str() {
+        "" => l(opts, Label::PlanHeading),
+        t => t,
+    };
     out.raw("<h3 class=\"ds-plan-title\">")
-        .text(&view.title)
-        .raw("</h3>\n<div class=\"ds-progress\"><progress max=\"")
-        .num(view.total as u64)
-        .raw("\" value=\"")
-        .num(view.done as u64)
-        .raw("\"></progress> ")
-        .num(view.done as u64)
-        .raw("/")
-        .num(view.total as u64)
-        .raw(" ")
-        .text(l(opts, Label::Progress))
-        .raw("</div>\n");
+        .text(title)
+        .raw("</h3>\n");
+    if !view.todos.is_empty() {
+        out.raw("<div class=\"ds-progress\"><progress max=\"")
+            .num(view.total as u64)
+            .raw("\" value=\"")
+            .num(view.done as u64)
+            .raw("\"></progress> ")
+            .num(view.done as u64)
+            .raw("/")
+            .num(view.total as u64)
+            .raw(" ")
+            .text(l(opts, Label::Progress))
+            .raw("</div>\n");
+    }
+    let md = MarkdownOptions {
+        image_origins_allowed: &opts.image_origins_allowed,
+        anchor_prefix: &doc.id,
+        locale: opts.locale,
+    };
+    let mut slugs = Slugs::default();
     if !view.overview.is_empty() {
         out.raw("<div class=\"ds-plan-overview\">");
-        let md = MarkdownOptions {
-            image_origins_allowed: &opts.image_origins_allowed,
-            anchor_prefix: &doc.id,
-            locale: opts.locale,
-        };
-        render_markdown_into(&view.overview, &md, &mut Slugs::default(), out);
+        render_markdown_into(&view.overview, &md, &mut slugs, out);
         out.raw("</div>\n");
+    }
+    if let Some(body) = doc.content.as_deref().filter(|b| !b.trim().is_empty()) {
+        out.raw("<div class=\"ds-plan-body\">");
+        render_markdown_into(body, &md, &mut slugs, out);
+        out.raw("</div>\n");
+    }
+    if view.todos.is_empty() && view.problems.is_empty() {
+        return;
     }
     out.raw("<ol class=\"ds-todos\">\n");
     for t in &view.todos {
