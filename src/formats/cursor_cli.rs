@@ -71,6 +71,9 @@ pub(super) struct Line<'a> {
     pub parameters: Option<Value>,
     #[serde(borrow, default)]
     pub query: Option<&'a RawValue>,
+    /// An `interaction_query` response: what the user answered.
+    #[serde(borrow, default)]
+    pub response: Option<&'a RawValue>,
 }
 
 #[derive(Deserialize, Default)]
@@ -214,6 +217,8 @@ pub(crate) struct CursorCli {
     wrapper: bool,
     /// When the open thinking began (its first delta's `timestamp_ms`).
     thinking_since: Option<u64>,
+    /// The call of the plan put to the user and not yet answered.
+    plan_request: Option<String>,
 }
 
 impl CursorCli {
@@ -308,7 +313,7 @@ impl Adapter for CursorCli {
                 self.wrapper = true;
                 cursor_wrapper::completed(line, n);
             }
-            "interaction_query" => interaction_query(&line, n),
+            "interaction_query" => interaction_query(&line, &mut self.plan_request, n),
             "result" => {
                 self.streamed.clear();
                 result(line, n);
@@ -394,9 +399,10 @@ pub(super) fn outcome(result: Value) -> ToolOutcome {
     }
 }
 
-/// `interaction_query`: an approval request. A plan request carries the plan, which
-/// is shown as a `plan` document; a rejected response is an error.
-fn interaction_query(line: &Line<'_>, n: &mut Normalizer) {
+/// `interaction_query`: an approval request and, in a line of its own, the user's
+/// answer. A plan request carries the plan, shown as a `plan` document; the answer
+/// (`success`, or `rejected` with a `reason`) is that plan's approval.
+fn interaction_query(line: &Line<'_>, pending: &mut Option<String>, n: &mut Normalizer) {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Query {
@@ -407,6 +413,33 @@ fn interaction_query(line: &Line<'_>, n: &mut Normalizer) {
     struct PlanQuery {
         #[serde(default)]
         args: Value,
+    }
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Answer {
+        #[serde(default)]
+        create_plan_request_response: Option<PlanAnswer>,
+    }
+    #[derive(Deserialize)]
+    struct PlanAnswer {
+        #[serde(default)]
+        result: Value,
+    }
+    if let Some(answer) = line
+        .response
+        .and_then(|r| serde_json::from_str::<Answer>(r.get()).ok())
+        .and_then(|a| a.create_plan_request_response)
+    {
+        if let Some(call_id) = pending.take() {
+            n.apply(Event::ToolEnd {
+                call_id,
+                name: None,
+                args: None,
+                outcome: plan_answer(answer.result),
+                duration_ms: None,
+            });
+        }
+        return;
     }
     let Some(query) = line
         .query
@@ -421,12 +454,31 @@ fn interaction_query(line: &Line<'_>, n: &mut Normalizer) {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
+        *pending = Some(call_id.clone());
         n.apply(Event::ToolStart {
             call_id,
-            name: "create_plan".to_owned(),
+            name: "createPlanRequest".to_owned(),
             args: plan.args,
             doc_id: None,
         });
+    }
+}
+
+/// The user's answer to a plan request: `{"success": {}}` or `{"rejected": {"reason"}}`.
+fn plan_answer(result: Value) -> ToolOutcome {
+    match result {
+        Value::Object(mut m) if m.contains_key("rejected") => ToolOutcome {
+            status: CallStatus::Rejected,
+            data: m.remove("rejected").unwrap_or_default(),
+        },
+        Value::Object(mut m) if m.contains_key("error") => ToolOutcome {
+            status: CallStatus::Error,
+            data: m.remove("error").unwrap_or_default(),
+        },
+        other => ToolOutcome {
+            status: CallStatus::Success,
+            data: other,
+        },
     }
 }
 

@@ -543,6 +543,10 @@ pub struct PlanMeta {
     /// Id of the tool call that wrote the plan (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
+    /// What the user decided, for a plan put to them for approval (Claude Code's
+    /// `ExitPlanMode`, Cursor's plan request), once they have (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub approval: Option<PlanApproval>,
 }
 
 impl Default for PlanMeta {
@@ -553,7 +557,48 @@ impl Default for PlanMeta {
             todos: Vec::new(),
             format: markdown(),
             tool_call_id: None,
+            approval: None,
         }
+    }
+}
+
+/// The user's answer to a plan put to them (addition).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+pub struct PlanApproval {
+    /// Approved or rejected.
+    pub status: ApprovalStatus,
+    /// What the user said with their answer, where they said something.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feedback: Option<String>,
+}
+
+/// Whether the user approved a plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalStatus {
+    /// The user let the agent go on with the plan.
+    Approved,
+    /// The user turned the plan down.
+    Rejected,
+    /// A value docstream does not know (from a saved response written by a newer
+    /// version), counted in `stats.unknownValues`.
+    Unknown,
+}
+
+impl<'de> Deserialize<'de> for ApprovalStatus {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = std::borrow::Cow::<str>::deserialize(d)?;
+        Ok(match s.as_ref() {
+            "approved" => ApprovalStatus::Approved,
+            "rejected" => ApprovalStatus::Rejected,
+            "unknown" => ApprovalStatus::Unknown,
+            _ => {
+                super::unknown::note(format!("plan approval {s:?}"));
+                ApprovalStatus::Unknown
+            }
+        })
     }
 }
 

@@ -12,8 +12,9 @@ pub use conversation::{
     ResponseStatus, Stats, Turn, Usage, UserTurn,
 };
 pub use document::{
-    CallStatus, ClarificationMeta, ClarificationOption, ClarificationQuestion, CodeBlockMeta,
-    CodeReferenceMeta, Diff, Document, DocumentType, ErrorMeta, FileEditMeta, FileOperation, Meta,
-    PlanMeta, PlanTodo, Subagent, TerminalMeta, TextFormat, TextMeta, ThinkingMeta, TodoChange,
-    TodoStatus, TodoUpdateMeta, ToolCallMeta, ToolResult, meta_from_value,
+    ApprovalStatus, CallStatus, ClarificationMeta, ClarificationOption, ClarificationQuestion,
+    CodeBlockMeta, CodeReferenceMeta, Diff, Document, DocumentType, ErrorMeta, FileEditMeta,
+    FileOperation, Meta, PlanApproval, PlanMeta, PlanTodo, Subagent, TerminalMeta, TextFormat,
+    TextMeta, ThinkingMeta, TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta, ToolResult,
+    meta_from_value,
 };

@@ -8,8 +8,9 @@ use serde_json::Value;
 use super::events::ToolOutcome;
 use super::language::language_for_path;
 use crate::model::{
-    CallStatus, Diff, FileEditMeta, FileOperation, Meta, PlanMeta, PlanTodo, Subagent,
-    TerminalMeta, TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta, ToolResult,
+    ApprovalStatus, CallStatus, Diff, FileEditMeta, FileOperation, Meta, PlanApproval, PlanMeta,
+    PlanTodo, Subagent, TerminalMeta, TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta,
+    ToolResult,
 };
 
 /// What a tool name maps to: the one table of tools, across the formats' spellings.
@@ -95,7 +96,7 @@ pub fn kind_of(name: &str) -> ToolKind {
         // Gemini CLI's todo list.
         "writetodos" => ToolKind::Todo,
         // Claude Code's plan mode ends with the plan, for the user to approve.
-        "createplan" | "exitplanmode" => ToolKind::Plan,
+        "createplan" | "exitplanmode" | "createplanrequest" => ToolKind::Plan,
         "todowrite" | "todo" | "updatetodos" | "todos" | "todoupdate" => ToolKind::Todo,
         // The newer tools in Cursor's saved conversations (seed 003).
         "editfilev2" => ToolKind::Edit,
@@ -230,7 +231,7 @@ pub(crate) fn build(
             file_edit(name, call_id, args, outcome)
         }
         ToolKind::Shell => terminal(call_id, args, outcome, duration_ms),
-        ToolKind::Plan => plan(call_id, args),
+        ToolKind::Plan => plan(name, call_id, args, outcome),
         ToolKind::Todo => todo_update(call_id, args),
         ToolKind::Task => {
             let (mut meta, content) = other(name, call_id, args, outcome, duration_ms);
@@ -607,7 +608,12 @@ fn todos(args: &Value) -> Vec<(String, Option<String>, TodoStatus, Vec<String>)>
         .collect()
 }
 
-fn plan(call_id: &str, args: &Value) -> (Meta, Option<String>) {
+fn plan(
+    name: &str,
+    call_id: &str,
+    args: &Value,
+    outcome: Option<&ToolOutcome>,
+) -> (Meta, Option<String>) {
     let meta = PlanMeta {
         title: str_field(args, &["title", "name"])
             .unwrap_or_default()
@@ -625,10 +631,48 @@ fn plan(call_id: &str, args: &Value) -> (Meta, Option<String>) {
             })
             .collect(),
         tool_call_id: Some(call_id.to_owned()).filter(|s| !s.is_empty()),
+        approval: outcome.filter(|_| asks_approval(name)).and_then(approval),
         ..PlanMeta::default()
     };
     let content = str_field(args, &["plan", "content", "markdown", "body"]).map(str::to_owned);
     (Meta::Plan(meta), content)
+}
+
+/// Whether a plan tool puts the plan to the user (its result is their answer), as
+/// Claude Code's `ExitPlanMode` and Cursor's plan request do; other plan tools (Codex's
+/// `update_plan` …) only record it.
+fn asks_approval(name: &str) -> bool {
+    matches!(
+        canonical(name).as_str(),
+        "exitplanmode" | "createplanrequest"
+    )
+}
+
+/// The user's answer to a plan put to them, from its call's result: a success is an
+/// approval, a refusal or error a rejection with what the user said (Claude Code puts it
+/// after "the user said:"; Cursor gives a `reason`).
+fn approval(outcome: &ToolOutcome) -> Option<PlanApproval> {
+    let status = match outcome.status {
+        CallStatus::Success => ApprovalStatus::Approved,
+        CallStatus::Rejected | CallStatus::Error => ApprovalStatus::Rejected,
+        CallStatus::Running | CallStatus::NoResult => return None,
+    };
+    let feedback = match status {
+        ApprovalStatus::Rejected => error_message(&outcome.data).and_then(|m| {
+            const SAID: &str = "the user said:";
+            match m.find(SAID) {
+                Some(at) => Some(m[at + SAID.len()..].trim().to_owned()),
+                // Claude Code's stock refusal says nothing the status does not.
+                None if m.contains("doesn't want to proceed") => None,
+                None => Some(m.trim().to_owned()),
+            }
+        }),
+        _ => None,
+    };
+    Some(PlanApproval {
+        status,
+        feedback: feedback.filter(|f| !f.is_empty()),
+    })
 }
 
 fn todo_update(call_id: &str, args: &Value) -> (Meta, Option<String>) {

@@ -7,7 +7,8 @@ use super::labels::{Label, Locale, label};
 use super::tool_call::summarize_arguments;
 use super::tool_view::{SearchKind, ToolView, tool_view};
 use crate::model::{
-    CallStatus, Conversation, DocKey, Document, FileOperation, Meta, TodoStatus, Turn,
+    ApprovalStatus, CallStatus, Conversation, DocKey, Document, FileOperation, Meta, TodoStatus,
+    Turn,
 };
 use crate::normalize::error_message;
 
@@ -295,7 +296,15 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
                     counted(m.todos.len() as u64, Label::Todo, Label::Todos, l)
                 ));
             }
-            h(Label::WrotePlan, s, None)
+            let answer = m.approval.as_ref().and_then(|a| match a.status {
+                ApprovalStatus::Approved => Some(label(l, Label::PlanApproved).to_owned()),
+                ApprovalStatus::Rejected => Some(match &a.feedback {
+                    Some(f) => format!("{}: {}", label(l, Label::PlanRejected), short(f, 100)),
+                    None => label(l, Label::PlanRejected).to_owned(),
+                }),
+                ApprovalStatus::Unknown => None,
+            });
+            h(Label::WrotePlan, s, answer)
         }
         Meta::TodoUpdate(m) => {
             let list = if m.merged_todos.is_empty() {

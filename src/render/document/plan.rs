@@ -8,7 +8,7 @@ use super::super::labels::Label;
 use super::super::markdown::{MarkdownOptions, Slugs, render_markdown_into};
 use super::super::plan::{PlanProblem, plan_view};
 use super::{l, todo_update::todo_status};
-use crate::model::{Document, PlanMeta};
+use crate::model::{ApprovalStatus, Document, PlanMeta};
 
 pub(super) fn render(doc: &Document, meta: &PlanMeta, opts: &RenderOptions, out: &mut String) {
     let view = plan_view(meta);
@@ -16,9 +16,27 @@ pub(super) fn render(doc: &Document, meta: &PlanMeta, opts: &RenderOptions, out:
         "" => l(opts, Label::PlanHeading),
         t => t,
     };
-    out.raw("<h3 class=\"ds-plan-title\">")
-        .text(title)
-        .raw("</h3>\n");
+    out.raw("<h3 class=\"ds-plan-title\">").text(title);
+    if let Some(a) = &meta.approval {
+        let (class, label) = match a.status {
+            ApprovalStatus::Approved => ("approved", Some(Label::PlanApproved)),
+            ApprovalStatus::Rejected => ("rejected", Some(Label::PlanRejected)),
+            ApprovalStatus::Unknown => ("unknown", None),
+        };
+        if let Some(label) = label {
+            out.raw(" <span class=\"ds-plan-approval ds-plan-")
+                .raw(class)
+                .raw("\">")
+                .text(l(opts, label))
+                .raw("</span>");
+        }
+    }
+    out.raw("</h3>\n");
+    if let Some(feedback) = meta.approval.as_ref().and_then(|a| a.feedback.as_deref()) {
+        out.raw("<blockquote class=\"ds-plan-feedback\">")
+            .text(feedback)
+            .raw("</blockquote>\n");
+    }
     if !view.todos.is_empty() {
         out.raw("<div class=\"ds-progress\"><progress max=\"")
             .num(view.total as u64)
