@@ -164,6 +164,17 @@ impl Sidechains {
     }
 }
 
+/// True for a user line that is only an empty `<local-command-stdout>` (or `-stderr`):
+/// what Claude Code saves after a slash command that printed nothing.
+fn is_empty_command_output(text: &str) -> bool {
+    ["stdout", "stderr"].iter().any(|stream| {
+        text.trim()
+            .strip_prefix(&format!("<local-command-{stream}>"))
+            .and_then(|t| t.strip_suffix(&format!("</local-command-{stream}>")))
+            .is_some_and(|inside| inside.trim().is_empty())
+    })
+}
+
 /// The text of a plain user message (a sub-agent's prompt).
 fn prompt_of(m: &Message<'_>) -> Option<String> {
     match Content::parse(m.content).ok()? {
@@ -230,6 +241,8 @@ impl Adapter for ClaudeCode {
                     return n.apply(Event::Unknown);
                 };
                 match Content::parse(m.content) {
+                    // A local command that printed nothing: nothing to show, not a turn.
+                    Ok(Content::Text(t)) if is_empty_command_output(&t) => {}
                     Ok(c) => apply_content(Role::User, c, line.tool_use_result, n),
                     Err(e) => n.apply(Event::Error(json_error(&e, &p))),
                 }
