@@ -598,6 +598,20 @@ export interface ParentCall {
 }
 
 /**
+ * The user's answer to a plan put to them (addition).
+ */
+export interface PlanApproval {
+    /**
+     * Approved or rejected.
+     */
+    status: ApprovalStatus;
+    /**
+     * What the user said with their answer, where they said something.
+     */
+    feedback?: string;
+}
+
+/**
  * The whole state: every turn of the conversation.
  */
 export interface Conversation {
@@ -676,6 +690,11 @@ export interface Stats {
      */
     unknownValues?: number;
 }
+
+/**
+ * Whether the user approved a plan.
+ */
+export type ApprovalStatus = "approved" | "rejected" | "unknown";
 
 /**
  * Which diff view(s) a `file_edit` shows.
@@ -853,6 +872,11 @@ export interface PlanMeta {
      * Id of the tool call that wrote the plan (addition).
      */
     toolCallId?: string;
+    /**
+     * What the user decided, for a plan put to them for approval (Claude Code's
+     * `ExitPlanMode`, Cursor's plan request), once they have (addition).
+     */
+    approval?: PlanApproval;
 }
 
 /**
