@@ -350,6 +350,8 @@ fn run() -> Result<(), Failure> {
     let (total, binary) = read_into(&args.input, args.chunk, &mut stream, &mut apply)?;
     stream.finish().map_err(|e| e.to_string())?;
     apply(&mut stream);
+    // The page model holds the page now: the view's caches go before the page is written.
+    drop(view);
     if total == 0 {
         return Err(format!("{name} is empty; {}", expected()).into());
     }
@@ -371,12 +373,25 @@ fn run() -> Result<(), Failure> {
             } else {
                 &args.input
             };
-            let body = if incremental {
-                page_model.html()
+            if incremental {
+                // A turn at a time: the page model is the only whole copy of the page.
+                let mut result = Ok(());
+                write_page(&mut out, title, options.locale, |out| {
+                    page_model.write_html(|piece| {
+                        if result.is_ok() {
+                            result = out.write_all(piece.as_bytes());
+                        }
+                    });
+                    result
+                })
+                .map_err(w)?;
             } else {
-                render_conversation(conversation, &options)
-            };
-            write_page(&mut out, &body, title, options.locale).map_err(w)?;
+                let body = render_conversation(conversation, &options);
+                write_page(&mut out, title, options.locale, |out| {
+                    out.write_all(body.as_bytes())
+                })
+                .map_err(w)?;
+            }
         }
         "text" => {
             let text = progress::progress_lines(conversation, args.locale);
@@ -395,13 +410,18 @@ fn run() -> Result<(), Failure> {
     Ok(())
 }
 
-/// Writes the standalone page around `body`, as [`page::wrap_page`] makes it, without
-/// a second copy of the body in memory.
-fn write_page(out: &mut impl Write, body: &str, title: &str, locale: Locale) -> io::Result<()> {
+/// Writes the standalone page, as [`page::wrap_page`] makes it, around the body that
+/// `body` writes, without a second copy of the body in memory.
+fn write_page<W: Write>(
+    out: &mut W,
+    title: &str,
+    locale: Locale,
+    body: impl FnOnce(&mut W) -> io::Result<()>,
+) -> io::Result<()> {
     let shell = page::wrap_page("", title, locale);
     let at = shell.rfind("</body>").unwrap_or(shell.len());
     out.write_all(&shell.as_bytes()[..at])?;
-    out.write_all(body.as_bytes())?;
+    body(out)?;
     out.write_all(&shell.as_bytes()[at..])
 }
 

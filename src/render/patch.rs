@@ -748,20 +748,30 @@ impl PageModel {
     /// The page's HTML (the conversation element). A sub-agent's run is written in the
     /// document it names, and left out when that document is not there.
     pub fn html(&self) -> String {
+        let mut out = String::new();
+        self.write_html(|piece| out.push_str(piece));
+        out
+    }
+
+    /// The page's HTML, as [`PageModel::html`] makes it, handed out a turn at a time
+    /// (with its runs), so that a writer need not hold the whole page.
+    pub fn write_html(&self, mut emit: impl FnMut(&str)) {
         let mut runs: HashMap<(usize, usize), Vec<usize>> = HashMap::new();
         for (i, t) in self.turns.iter().enumerate() {
             if let Some(p) = t.parent.filter(|p| p.0 < i) {
                 runs.entry(p).or_default().push(i);
             }
         }
-        let mut out = String::from(CONVERSATION_OPEN);
+        emit(CONVERSATION_OPEN);
+        let mut turn = String::new();
         for (i, t) in self.turns.iter().enumerate() {
             if t.parent.is_none() {
-                self.turn_html(i, &runs, &mut out);
+                turn.clear();
+                self.turn_html(i, &runs, &mut turn);
+                emit(&turn);
             }
         }
-        out.push_str(CONVERSATION_CLOSE);
-        out
+        emit(CONVERSATION_CLOSE);
     }
 
     fn turn_html(&self, i: usize, runs: &HashMap<(usize, usize), Vec<usize>>, out: &mut String) {
