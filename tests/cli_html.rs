@@ -63,3 +63,23 @@ fn german_page_has_no_english_labels() {
         assert!(!page.contains(english), "{english} left in the German page");
     }
 }
+
+/// The page has no script: its code is coloured when it is written, with the token
+/// classes the browser's highlighter uses, the text unchanged.
+#[test]
+fn code_in_the_page_is_coloured() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/claude-code-transcript/tool_results.jsonl"
+    );
+    let page = String::from_utf8(html_of(fixture, &[])).unwrap();
+    for token in [
+        "<span class=\"ds-hl-keyword\">import</span>",
+        "<span class=\"ds-hl-keyword\">def</span> <span class=\"ds-hl-function\">fetch</span>",
+        "<span class=\"ds-hl-string\">&quot;TIMEOUT&quot;</span>",
+    ] {
+        assert!(page.contains(token), "{token} missing");
+    }
+    let chunked = String::from_utf8(html_of(fixture, &["--chunk", "7"])).unwrap();
+    assert!(chunked == page, "--chunk 7 colours differently");
+}

@@ -20,6 +20,7 @@ use docstream::convert::request::{self, Dialect};
 use docstream::render::HtmlView;
 use docstream::render::labels::Locale;
 use docstream::render::patch::PageModel;
+use docstream::render::syntax::highlight_html;
 use docstream::render::{RenderOptions, page, progress, render_conversation};
 use docstream::{DocStream, Format, Options};
 
@@ -379,7 +380,7 @@ fn run() -> Result<(), Failure> {
                 write_page(&mut out, title, options.locale, |out| {
                     page_model.write_html(|piece| {
                         if result.is_ok() {
-                            result = out.write_all(piece.as_bytes());
+                            result = out.write_all(highlight_html(piece).as_bytes());
                         }
                     });
                     result
@@ -388,7 +389,7 @@ fn run() -> Result<(), Failure> {
             } else {
                 let body = render_conversation(conversation, &options);
                 write_page(&mut out, title, options.locale, |out| {
-                    out.write_all(body.as_bytes())
+                    out.write_all(highlight_html(&body).as_bytes())
                 })
                 .map_err(w)?;
             }
@@ -494,7 +495,7 @@ fn store(args: &Args) -> Result<(), String> {
                     .find(|e| &e.id == id)
                     .map_or(id.as_str(), |e| e.title.as_str());
                 let html = page::render_page(&conversation, title, &options);
-                return out.write_all(html.as_bytes()).map_err(w);
+                return out.write_all(highlight_html(&html).as_bytes()).map_err(w);
             }
             serde_json::to_writer_pretty(&mut out, &conversation).map_err(|e| e.to_string())?;
             writeln!(out).map_err(w)

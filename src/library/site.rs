@@ -241,7 +241,10 @@ impl Site {
             html.push_str("</ul></nav>\n");
         }
         html.push_str("</header>\n<main>\n");
-        html.push_str(&render_conversation(conversation, &self.options));
+        let body = render_conversation(conversation, &self.options);
+        #[cfg(feature = "highlight")]
+        let body = crate::render::syntax::highlight_html(&body);
+        html.push_str(&body);
         html.push_str("</main>\n</body>\n</html>\n");
         File {
             path: href,

@@ -20,6 +20,8 @@ pub mod patch;
 pub mod plan;
 pub mod preview;
 pub mod progress;
+#[cfg(feature = "highlight")]
+pub mod syntax;
 pub mod terminal;
 pub mod tool_call;
 pub mod tool_view;
