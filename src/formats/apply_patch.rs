@@ -24,7 +24,7 @@
 use serde_json::{Map, Value};
 
 use crate::error::codes;
-use crate::normalize::{ErrorInfo, Event, Normalizer};
+use crate::normalize::{ErrorInfo, Event, Sink};
 
 /// The tool name the file edits are reported under.
 pub(super) const TOOL: &str = "apply_patch";
@@ -317,7 +317,7 @@ pub(super) fn start(
     patch: &str,
     name: &str,
     args: Value,
-    n: &mut Normalizer,
+    n: &mut dyn Sink,
 ) -> Vec<String> {
     match parse(patch) {
         Ok(ops) => edit_args(&ops)

@@ -32,7 +32,7 @@ use super::cursor_cli::WireUsage;
 use super::{Adapter, Payload, json_error, parse};
 use crate::error::codes;
 use crate::model::Usage;
-use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolKind, tool_kind};
+use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, tool_kind};
 
 /// One line, flat; the stream's snake_case and the transcript's camelCase both read.
 #[derive(Deserialize)]
@@ -198,7 +198,7 @@ impl ClaudeCode {
 }
 
 impl Adapter for ClaudeCode {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         let Some(mut line) = parse::<Line<'_>>(&p, n) else {
             return;
         };
@@ -272,7 +272,7 @@ impl Adapter for ClaudeCode {
         }
     }
 
-    fn finish(&mut self, n: &mut Normalizer) {
+    fn finish(&mut self, n: &mut dyn Sink) {
         if self.transcript {
             end_open_response(n);
         }
@@ -280,7 +280,7 @@ impl Adapter for ClaudeCode {
 }
 
 impl ClaudeCode {
-    fn assistant(&mut self, line: Line<'_>, p: &Payload<'_>, n: &mut Normalizer) {
+    fn assistant(&mut self, line: Line<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
         let Some(mut m) = line.message else {
             return n.apply(Event::Unknown);
         };
@@ -321,7 +321,7 @@ impl ClaudeCode {
 }
 
 /// The final `result`: timings, usage, the text, and the end of the response.
-fn result(line: Line<'_>, n: &mut Normalizer) {
+fn result(line: Line<'_>, n: &mut dyn Sink) {
     n.apply(Event::Session(SessionInfo {
         conversation_id: line.session_id,
         ..SessionInfo::default()

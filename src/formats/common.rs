@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 
 use super::{Location, Payload, parse, preview};
 use crate::error::codes;
-use crate::normalize::{ErrorInfo, Event, Normalizer};
+use crate::normalize::{ErrorInfo, Event, Sink};
 
 /// True for the `[DONE]` sentinel that ends OpenAI-style SSE streams (proxies put it
 /// after other providers' streams too).
@@ -19,8 +19,8 @@ pub(super) fn is_done_sentinel(text: &str) -> bool {
 /// when it is a JSON array of events.
 pub(super) fn for_each_event<'a>(
     p: Payload<'a>,
-    n: &mut Normalizer,
-    mut each: impl FnMut(Payload<'a>, &mut Normalizer),
+    n: &mut dyn Sink,
+    mut each: impl FnMut(Payload<'a>, &mut dyn Sink),
 ) {
     if !p.text.trim_start().starts_with('[') {
         return each(p, n);
@@ -47,7 +47,7 @@ pub(super) fn tool_input(
     call_id: &str,
     name: &str,
     at: &Location,
-    n: &mut Normalizer,
+    n: &mut dyn Sink,
 ) -> Value {
     if json.trim().is_empty() {
         return Value::Object(Default::default());
@@ -71,12 +71,12 @@ pub(super) fn tool_input(
 }
 
 /// True while the main agent has a response still receiving.
-pub(super) fn response_open(n: &Normalizer) -> bool {
-    n.main_response_open()
+pub(super) fn response_open(n: &dyn Sink) -> bool {
+    n.response_open()
 }
 
 /// Ends the open response, if any, as completed (saved histories end with the input).
-pub(super) fn end_open_response(n: &mut Normalizer) {
+pub(super) fn end_open_response(n: &mut dyn Sink) {
     if response_open(n) {
         n.apply(Event::Done { error: None });
     }

@@ -20,7 +20,7 @@ use super::cursor_wrapper;
 use super::{Adapter, Format, Payload, parse};
 use crate::error::codes;
 use crate::model::{CallStatus, Usage};
-use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolOutcome};
+use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
 /// One line, flat: every field any event type uses, borrowed where possible.
 #[derive(Deserialize, Default)]
@@ -247,7 +247,7 @@ impl CursorCli {
 }
 
 impl Adapter for CursorCli {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         let Some(line) = parse::<Line<'_>>(&p, n) else {
             return;
         };
@@ -331,7 +331,7 @@ impl Adapter for CursorCli {
 
 /// `tool_call` `started`/`completed`: `{<key>: {args, result}}` or
 /// `{function: {name, arguments}}`.
-fn tool_call(mut line: Line<'_>, n: &mut Normalizer) {
+fn tool_call(mut line: Line<'_>, n: &mut dyn Sink) {
     let Some(payload) = line.tool_call.take() else {
         return n.apply(Event::Unknown);
     };
@@ -402,7 +402,7 @@ pub(super) fn outcome(result: Value) -> ToolOutcome {
 /// `interaction_query`: an approval request and, in a line of its own, the user's
 /// answer. A plan request carries the plan, shown as a `plan` document; the answer
 /// (`success`, or `rejected` with a `reason`) is that plan's approval.
-fn interaction_query(line: &Line<'_>, pending: &mut Option<String>, n: &mut Normalizer) {
+fn interaction_query(line: &Line<'_>, pending: &mut Option<String>, n: &mut dyn Sink) {
     #[derive(Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Query {
@@ -483,7 +483,7 @@ fn plan_answer(result: Value) -> ToolOutcome {
 }
 
 /// The final `result`: timings, usage, the text, and the end of the response.
-fn result(line: Line<'_>, n: &mut Normalizer) {
+fn result(line: Line<'_>, n: &mut dyn Sink) {
     n.apply(Event::Session(SessionInfo {
         conversation_id: line.session_id,
         ..SessionInfo::default()

@@ -37,7 +37,7 @@ use serde_json::{Map, Value};
 use super::{Adapter, Payload, parse, preview};
 use crate::error::codes;
 use crate::model::{Attachment, CallStatus};
-use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolOutcome};
+use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
 /// `errorCode` of the `error` document for a bubble the headers name and the map lacks.
 const MISSING_BUBBLE: &str = "MISSING_BUBBLE";
@@ -340,7 +340,7 @@ fn attachments(list: Option<&Value>, kind: &str, out: &mut Vec<Attachment>) {
 pub(crate) struct CursorStore;
 
 impl Adapter for CursorStore {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         // A saved conversation is read once, not per chunk: one `Value` tree keeps the
         // WebAssembly module small (typed structs per shape cost 30 KB gzip).
         let Some(top) = parse::<Value>(&p, n) else {
@@ -364,7 +364,7 @@ impl Adapter for CursorStore {
 
 /// Reading one payload.
 struct Run<'n> {
-    n: &'n mut Normalizer,
+    n: &'n mut dyn Sink,
     /// A response is open (something of an AI bubble was applied since the last
     /// prompt or end).
     open: bool,

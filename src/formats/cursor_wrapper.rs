@@ -6,10 +6,10 @@ use serde_json::Value;
 
 use super::cursor_cli::{Line, outcome};
 use crate::model::CallStatus;
-use crate::normalize::{Event, Normalizer, ToolOutcome};
+use crate::normalize::{Event, Sink, ToolOutcome};
 
 /// `tool-call-started`.
-pub(super) fn started(line: Line<'_>, n: &mut Normalizer) {
+pub(super) fn started(line: Line<'_>, n: &mut dyn Sink) {
     n.apply(Event::ToolStart {
         call_id: line.tool_call_id.unwrap_or_default(),
         name: line.tool_name.unwrap_or_default(),
@@ -20,7 +20,7 @@ pub(super) fn started(line: Line<'_>, n: &mut Normalizer) {
 
 /// `tool-call-completed`: `result` is `{success: bool, output, exit_code}`, or the
 /// CLI's own `{success: {…}}` / `{error: …}` shape.
-pub(super) fn completed(line: Line<'_>, n: &mut Normalizer) {
+pub(super) fn completed(line: Line<'_>, n: &mut dyn Sink) {
     let result = line
         .result
         .and_then(|r| serde_json::from_str::<Value>(r.get()).ok())

@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::{Adapter, Payload, parse};
 use crate::error::codes;
 use crate::model::{CallStatus, DocumentType, ResponseMetadata, Usage};
-use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolOutcome};
+use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
@@ -76,7 +76,7 @@ pub(crate) struct DocumentSse {
 }
 
 impl DocumentSse {
-    fn call_for(&mut self, doc: &str, n: &mut Normalizer) -> String {
+    fn call_for(&mut self, doc: &str, n: &mut dyn Sink) -> String {
         if let Some(call) = self.calls.get(doc) {
             return call.clone();
         }
@@ -92,7 +92,7 @@ impl DocumentSse {
 }
 
 impl Adapter for DocumentSse {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         let Some(mut w) = parse::<Wire<'_>>(&p, n) else {
             return;
         };

@@ -20,7 +20,7 @@ use serde_json::Value;
 use super::common::{for_each_event, is_done_sentinel, provider_error};
 use super::{Adapter, Payload, parse};
 use crate::model::Usage;
-use crate::normalize::{Event, Normalizer, SessionInfo};
+use crate::normalize::{Event, SessionInfo, Sink};
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -231,7 +231,7 @@ pub(in crate::formats) struct GeminiStream {
 }
 
 impl Adapter for GeminiStream {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         if is_done_sentinel(p.text) {
             return;
         }
@@ -242,7 +242,7 @@ impl Adapter for GeminiStream {
         });
     }
 
-    fn finish(&mut self, n: &mut Normalizer) {
+    fn finish(&mut self, n: &mut dyn Sink) {
         self.close_call(n);
         if self.open && self.finished {
             n.apply(Event::Done { error: None });
@@ -251,7 +251,7 @@ impl Adapter for GeminiStream {
 }
 
 impl GeminiStream {
-    fn event(&mut self, e: GeminiEvent<'_>, p: &Payload<'_>, n: &mut Normalizer) {
+    fn event(&mut self, e: GeminiEvent<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
         if let Some(inner) = e.response {
             return self.event(*inner, p, n);
         }
@@ -299,7 +299,7 @@ impl GeminiStream {
         }
     }
 
-    fn part(&mut self, part: Part<'_>, n: &mut Normalizer) {
+    fn part(&mut self, part: Part<'_>, n: &mut dyn Sink) {
         if part.thought {
             if let Some(text) = part.text.filter(|t| !t.is_empty()) {
                 n.apply(Event::Thinking(text));
@@ -327,7 +327,7 @@ impl GeminiStream {
         }
     }
 
-    fn function_call(&mut self, call: FunctionCall, n: &mut Normalizer) {
+    fn function_call(&mut self, call: FunctionCall, n: &mut dyn Sink) {
         let streamed = call.will_continue || call.partial_args.is_some();
         if self.open_call.is_some() && call.name.is_none() {
             // The open call goes on.
@@ -366,7 +366,7 @@ impl GeminiStream {
     }
 
     /// Ends the call whose arguments were streaming: it gets them, whole.
-    fn close_call(&mut self, n: &mut Normalizer) {
+    fn close_call(&mut self, n: &mut dyn Sink) {
         if let Some(call) = self.open_call.take() {
             n.apply(Event::ToolArgs {
                 call_id: call.id,

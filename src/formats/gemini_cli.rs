@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use super::{Adapter, Payload, parse};
 use crate::error::codes;
 use crate::model::{CallStatus, Usage};
-use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolOutcome};
+use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
 /// One event, or the `json` format's object (which has no `type`), flat.
 #[derive(Deserialize)]
@@ -150,7 +150,7 @@ pub(in crate::formats) struct GeminiCli {
 }
 
 impl Adapter for GeminiCli {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         let Some(line) = parse::<Line<'_>>(&p, n) else {
             return;
         };
@@ -200,7 +200,7 @@ fn agent_error(message: &str, warning: bool) -> ErrorInfo {
 }
 
 impl GeminiCli {
-    fn message(&mut self, line: Line<'_>, n: &mut Normalizer) {
+    fn message(&mut self, line: Line<'_>, n: &mut dyn Sink) {
         let text = line.content.unwrap_or_default();
         match line.role.as_deref() {
             Some("user") => {
@@ -229,7 +229,7 @@ impl GeminiCli {
         }
     }
 
-    fn tool_use(&mut self, line: Line<'_>, n: &mut Normalizer) {
+    fn tool_use(&mut self, line: Line<'_>, n: &mut dyn Sink) {
         let call_id = line.tool_id.unwrap_or_default();
         let name = line.tool_name.unwrap_or_else(|| "tool".to_owned());
         self.tools.insert(call_id.clone(), name.clone());
@@ -247,7 +247,7 @@ impl GeminiCli {
         });
     }
 
-    fn tool_result(&mut self, line: Line<'_>, n: &mut Normalizer) {
+    fn tool_result(&mut self, line: Line<'_>, n: &mut dyn Sink) {
         let call_id = line.tool_id.unwrap_or_default();
         let mut failed = line.status.as_deref() == Some("error") || line.error.is_some();
         let shell = self.tools.get(&call_id).map(String::as_str) == Some("run_shell_command");
@@ -287,7 +287,7 @@ impl GeminiCli {
 }
 
 /// `result`: usage, time, and the end of the response.
-fn result(line: Line<'_>, n: &mut Normalizer) {
+fn result(line: Line<'_>, n: &mut dyn Sink) {
     if let Some(stats) = &line.stats {
         n.apply(Event::ResponseMeta {
             // A run that fails reports 0.
@@ -312,7 +312,7 @@ fn result(line: Line<'_>, n: &mut Normalizer) {
 }
 
 /// The `json` format's one object: the response text, warnings, usage, an error.
-fn whole(line: Line<'_>, n: &mut Normalizer) {
+fn whole(line: Line<'_>, n: &mut dyn Sink) {
     n.apply(Event::Session(SessionInfo {
         conversation_id: line.session_id,
         ..SessionInfo::default()

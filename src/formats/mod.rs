@@ -22,7 +22,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, codes};
-use crate::normalize::{ErrorInfo, Event, Normalizer};
+use crate::normalize::{ErrorInfo, Event, Sink};
 
 /// The formats docstream reads. Serialised as its [`name`](Format::name) (the names
 /// are the variants in kebab case; a test keeps the two equal).
@@ -253,13 +253,13 @@ pub struct Payload<'a> {
 
 /// A format adapter: payloads in, normalised events out.
 pub(crate) trait Adapter {
-    /// Reads one payload, applying its events to the normaliser.
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer);
+    /// Reads one payload, applying its events to the sink (the normaliser).
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink);
 
     /// The stream ended. Formats that have no final event of their own (saved
     /// transcripts) end their response here; the rest leave it open so that the
     /// normaliser reports it cut off.
-    fn finish(&mut self, _n: &mut Normalizer) {}
+    fn finish(&mut self, _n: &mut dyn Sink) {}
 
     /// A closer format than the one detected, once the payloads have shown it (the
     /// wrapper's variant starts exactly like the Cursor CLI stream).
@@ -269,7 +269,7 @@ pub(crate) trait Adapter {
 }
 
 /// Parses a payload into `T`, reporting a failure as an `error` document.
-pub(crate) fn parse<'a, T: Deserialize<'a>>(p: &Payload<'a>, n: &mut Normalizer) -> Option<T> {
+pub(crate) fn parse<'a, T: Deserialize<'a>>(p: &Payload<'a>, n: &mut dyn Sink) -> Option<T> {
     match serde_json::from_str(p.text) {
         Ok(v) => Some(v),
         Err(e) => {

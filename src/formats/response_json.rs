@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::{Adapter, Payload, json_error, parse};
 use crate::error::codes;
 use crate::model::{Conversation, Problem, Response, Turn, unknown};
-use crate::normalize::{Event, Normalizer};
+use crate::normalize::{Event, Sink};
 
 enum Saved {
     Conversation(Conversation),
@@ -36,7 +36,7 @@ impl Saved {
 pub(crate) struct ResponseJson;
 
 impl Adapter for ResponseJson {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         unknown::take(); // anything noted before this value is not its own
         let saved = parse::<Value>(&p, n).and_then(|v| match Saved::from_value(v) {
             Ok(saved) => Some(saved),
@@ -47,23 +47,24 @@ impl Adapter for ResponseJson {
         });
         let (count, names) = unknown::take();
         if count > 0 {
-            let c = n.conversation_mut();
-            c.stats.unknown_values += count;
-            c.note_problem(Problem {
-                code: codes::UNKNOWN_VALUE.to_owned(),
-                message: format!(
-                    "{}: {count} value{} docstream does not know, kept as unknown: {}{}.",
-                    p.at,
-                    if count == 1 { "" } else { "s" },
-                    names.join(", "),
-                    if count > names.len() as u64 {
-                        " …"
-                    } else {
-                        ""
-                    }
-                ),
-                line: p.at.line,
-                offset: Some(p.at.offset),
+            n.apply(Event::UnknownValues {
+                count,
+                problem: Problem {
+                    code: codes::UNKNOWN_VALUE.to_owned(),
+                    message: format!(
+                        "{}: {count} value{} docstream does not know, kept as unknown: {}{}.",
+                        p.at,
+                        if count == 1 { "" } else { "s" },
+                        names.join(", "),
+                        if count > names.len() as u64 {
+                            " …"
+                        } else {
+                            ""
+                        }
+                    ),
+                    line: p.at.line,
+                    offset: Some(p.at.offset),
+                },
             });
         }
         let Some(saved) = saved else {

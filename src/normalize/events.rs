@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::model::{Attachment, CallStatus, Document, DocumentType, Response, Usage};
+use crate::model::{Attachment, CallStatus, Document, DocumentType, Problem, Response, Usage};
 
 /// Facts about the session or response, merged into the current response.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -169,6 +169,14 @@ pub enum Event<'a> {
         parent: String,
         /// True when it failed or was stopped.
         failed: bool,
+    },
+    /// Values of a saved response that docstream does not know (a newer version's
+    /// todo status …), kept as unknown: counted in `stats.unknownValues`, and listed.
+    UnknownValues {
+        /// How many.
+        count: u64,
+        /// Where, and which.
+        problem: Problem,
     },
     /// An event not understood; counted and ignored.
     Unknown,

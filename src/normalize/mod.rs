@@ -8,6 +8,7 @@ mod builder;
 mod events;
 mod fences;
 mod language;
+mod sink;
 mod subagents;
 mod tools;
 
@@ -17,6 +18,7 @@ use serde_json::Value;
 
 pub use events::{ErrorInfo, Event, SessionInfo, ToolOutcome};
 pub use language::language_for_path;
+pub use sink::Sink;
 pub(crate) use tools::error_message;
 pub use tools::{ToolKind, kind_of as tool_kind};
 
@@ -325,6 +327,10 @@ impl Normalizer {
                     ResponseStatus::Completed
                 };
                 self.end_run(&parent, status);
+            }
+            Event::UnknownValues { count, problem } => {
+                self.b.conv.stats.unknown_values += count;
+                self.b.conv.note_problem(problem);
             }
             Event::Unknown => self.b.conv.stats.unknown_events += 1,
         }

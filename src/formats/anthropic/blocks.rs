@@ -8,7 +8,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::model::{Attachment, CallStatus};
-use crate::normalize::{Event, Normalizer, ToolOutcome};
+use crate::normalize::{Event, Sink, ToolOutcome};
 
 /// One content block, flat: every field any block type uses.
 #[derive(Deserialize, Default)]
@@ -86,7 +86,7 @@ pub(in crate::formats) fn apply_content(
     role: Role,
     content: Content<'_>,
     tool_use_result: Option<Value>,
-    n: &mut Normalizer,
+    n: &mut dyn Sink,
 ) {
     match (role, content) {
         (Role::User, Content::Text(text)) => n.apply(Event::UserPrompt {
@@ -107,7 +107,7 @@ pub(in crate::formats) fn apply_content(
 
 /// The user's blocks: tool results go back to their calls; text, images and documents
 /// make the prompt.
-fn user_blocks(blocks: Vec<Block<'_>>, tool_use_result: Option<Value>, n: &mut Normalizer) {
+fn user_blocks(blocks: Vec<Block<'_>>, tool_use_result: Option<Value>, n: &mut dyn Sink) {
     let results = blocks.iter().filter(|b| is_tool_result(&b.kind)).count();
     let mut extra = tool_use_result.filter(|v| v.is_object() && results == 1);
     let mut prompt = String::new();
@@ -147,7 +147,7 @@ fn is_tool_result(kind: &str) -> bool {
 }
 
 /// One block of the model's output.
-pub(in crate::formats) fn assistant_block(b: Block<'_>, n: &mut Normalizer) {
+pub(in crate::formats) fn assistant_block(b: Block<'_>, n: &mut dyn Sink) {
     match b.kind.as_ref() {
         "text" => {
             if let Some(text) = b.text.filter(|t| !t.is_empty()) {
@@ -184,7 +184,7 @@ pub(in crate::formats) fn assistant_block(b: Block<'_>, n: &mut Normalizer) {
 }
 
 /// A `tool_result` (or a server tool's `*_tool_result`): the end of its call.
-fn tool_result(b: Block<'_>, extra: Option<Value>, n: &mut Normalizer) {
+fn tool_result(b: Block<'_>, extra: Option<Value>, n: &mut dyn Sink) {
     let failed = b.is_error == Some(true);
     let data = match extra {
         Some(extra) if !failed => extra,

@@ -10,7 +10,7 @@ use super::blocks::{Content, Message, Role, apply_content};
 use crate::formats::common::end_open_response;
 use crate::formats::{Adapter, Payload, json_error, parse};
 use crate::model::Usage;
-use crate::normalize::{Event, Normalizer, SessionInfo};
+use crate::normalize::{Event, SessionInfo, Sink};
 
 /// A request: the messages and the model they were sent to.
 #[derive(Deserialize)]
@@ -28,7 +28,7 @@ struct Request<'a> {
 pub(in crate::formats) struct Messages;
 
 impl Adapter for Messages {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         if p.text.trim_start().starts_with('[') {
             if let Some(list) = parse::<Vec<Message<'_>>>(&p, n) {
                 history(list, &p, n);
@@ -54,20 +54,20 @@ impl Adapter for Messages {
         n.apply(Event::Unknown);
     }
 
-    fn finish(&mut self, n: &mut Normalizer) {
+    fn finish(&mut self, n: &mut dyn Sink) {
         end_open_response(n);
     }
 }
 
 /// Messages in order; the last response ends with them.
-fn history(list: Vec<Message<'_>>, p: &Payload<'_>, n: &mut Normalizer) {
+fn history(list: Vec<Message<'_>>, p: &Payload<'_>, n: &mut dyn Sink) {
     for m in list {
         message(m, p, n);
     }
     end_open_response(n);
 }
 
-fn message(m: Message<'_>, p: &Payload<'_>, n: &mut Normalizer) {
+fn message(m: Message<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
     let Some(role) = Role::parse(&m.role) else {
         // `system` and other roles have nothing to show.
         return;
@@ -79,7 +79,7 @@ fn message(m: Message<'_>, p: &Payload<'_>, n: &mut Normalizer) {
 }
 
 /// One response message (the non-streaming API's answer).
-fn response(mut m: Message<'_>, p: &Payload<'_>, n: &mut Normalizer) {
+fn response(mut m: Message<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
     n.apply(Event::ResponseStart(SessionInfo {
         response_id: m.id.clone(),
         model: m.model.clone(),

@@ -14,7 +14,7 @@ use super::blocks::{Block, assistant_block};
 use crate::formats::common::{for_each_event, is_done_sentinel, provider_error, tool_input};
 use crate::formats::cursor_cli::WireUsage;
 use crate::formats::{Adapter, Payload, parse};
-use crate::normalize::{Event, Normalizer, SessionInfo};
+use crate::normalize::{Event, SessionInfo, Sink};
 
 #[derive(Deserialize)]
 struct StreamEvent<'a> {
@@ -86,11 +86,11 @@ pub(in crate::formats) struct Stream {
 }
 
 impl Adapter for Stream {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         for_each_event(p, n, |p, n| self.event(p, n));
     }
 
-    fn finish(&mut self, n: &mut Normalizer) {
+    fn finish(&mut self, n: &mut dyn Sink) {
         // Keep the input of tool calls still streaming; the response stays cut off.
         self.close_all(None, n);
     }
@@ -111,7 +111,7 @@ impl Stream {
     }
 
     /// Reads one event.
-    pub(in crate::formats) fn event(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    pub(in crate::formats) fn event(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         if is_done_sentinel(p.text) {
             return;
         }
@@ -160,7 +160,7 @@ impl Stream {
         }
     }
 
-    fn message_start(&mut self, e: StreamEvent<'_>, n: &mut Normalizer) {
+    fn message_start(&mut self, e: StreamEvent<'_>, n: &mut dyn Sink) {
         let Some(m) = e.message else {
             return n.apply(Event::Unknown);
         };
@@ -184,7 +184,7 @@ impl Stream {
         }
     }
 
-    fn block_start(&mut self, e: StreamEvent<'_>, p: &Payload<'_>, n: &mut Normalizer) {
+    fn block_start(&mut self, e: StreamEvent<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
         let index = e.index.unwrap_or(0);
         let Some(block) = e.content_block else {
             return n.apply(Event::Unknown);
@@ -234,7 +234,7 @@ impl Stream {
         self.open.push((index, open));
     }
 
-    fn block_delta(&mut self, e: StreamEvent<'_>, n: &mut Normalizer) {
+    fn block_delta(&mut self, e: StreamEvent<'_>, n: &mut dyn Sink) {
         let index = e.index.unwrap_or(0);
         let Some(d) = e.delta else {
             return n.apply(Event::Unknown);
@@ -267,7 +267,7 @@ impl Stream {
     }
 
     /// Closes every open block (the message ended, or the stream did).
-    fn close_all(&mut self, p: Option<&Payload<'_>>, n: &mut Normalizer) {
+    fn close_all(&mut self, p: Option<&Payload<'_>>, n: &mut dyn Sink) {
         for (_, block) in std::mem::take(&mut self.open) {
             close(block, p, n);
         }
@@ -275,7 +275,7 @@ impl Stream {
 }
 
 /// A block's stop: thinking gets its signature, a tool call its parsed input.
-fn close(block: Open, p: Option<&Payload<'_>>, n: &mut Normalizer) {
+fn close(block: Open, p: Option<&Payload<'_>>, n: &mut dyn Sink) {
     match block {
         Open::Thinking { signature } => n.apply(Event::ThinkingEnd {
             signature: Some(signature).filter(|s| !s.is_empty()),

@@ -26,7 +26,7 @@ use crate::error::codes;
 use crate::formats::apply_patch::TOOL as EDIT_TOOL;
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::CallStatus;
-use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolOutcome};
+use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
 /// One line.
 #[derive(Deserialize)]
@@ -235,7 +235,7 @@ pub(in crate::formats) struct CodexExec {
 }
 
 impl Adapter for CodexExec {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         let line = match serde_json::from_str::<Line<'_>>(p.text) {
             Ok(line) => line,
             Err(e) => {
@@ -298,7 +298,7 @@ impl Adapter for CodexExec {
         }
     }
 
-    fn finish(&mut self, n: &mut Normalizer) {
+    fn finish(&mut self, n: &mut dyn Sink) {
         self.flush_error(n);
     }
 }
@@ -321,13 +321,13 @@ fn agent_error(message: String) -> ErrorInfo {
 }
 
 impl CodexExec {
-    fn flush_error(&mut self, n: &mut Normalizer) {
+    fn flush_error(&mut self, n: &mut dyn Sink) {
         if let Some(error) = self.error.take() {
             n.apply(Event::Error(agent_error(error)));
         }
     }
 
-    fn item(&mut self, item: Item<'_>, completed: bool, n: &mut Normalizer) {
+    fn item(&mut self, item: Item<'_>, completed: bool, n: &mut dyn Sink) {
         let id = item.id.clone().unwrap_or_default();
         let kind = item.kind.clone().unwrap_or_default();
         match kind.as_ref() {
@@ -418,7 +418,7 @@ impl CodexExec {
 
     /// An agent message: what is new of its text. A message after another one's text
     /// starts a new paragraph.
-    fn text(&mut self, id: &str, text: Cow<'_, str>, n: &mut Normalizer) {
+    fn text(&mut self, id: &str, text: Cow<'_, str>, n: &mut dyn Sink) {
         let Some(new) = new_text(&mut self.texts, id, &text) else {
             return;
         };
@@ -430,7 +430,7 @@ impl CodexExec {
     }
 
     /// A `plan` item (plan mode): a plan document holding the text so far.
-    fn plan(&mut self, id: &str, text: Cow<'_, str>, n: &mut Normalizer) {
+    fn plan(&mut self, id: &str, text: Cow<'_, str>, n: &mut dyn Sink) {
         self.prose = None;
         if self.texts.get(id).map(String::as_str) == Some(text.as_ref()) {
             return;
@@ -452,7 +452,7 @@ impl CodexExec {
         }
     }
 
-    fn command(&mut self, id: String, item: Item<'_>, completed: bool, n: &mut Normalizer) {
+    fn command(&mut self, id: String, item: Item<'_>, completed: bool, n: &mut dyn Sink) {
         let command = item.command.unwrap_or_default();
         let args = json!({ "command": script_of(&command) });
         let status = match item.status.as_deref() {
@@ -474,7 +474,7 @@ impl CodexExec {
 
     /// A `file_change` item: one `file_edit` per file, paired across the item's events
     /// by path (the item's id for the first file, `id#2` … for the others).
-    fn file_change(&mut self, id: &str, item: Item<'_>, n: &mut Normalizer) {
+    fn file_change(&mut self, id: &str, item: Item<'_>, n: &mut dyn Sink) {
         let outcome = match item.status.as_deref() {
             Some("completed") => Some(success(Value::Null)),
             Some("failed" | "declined") => Some(ToolOutcome {
@@ -524,7 +524,7 @@ impl CodexExec {
 
     /// A `todo_list`: the first list of the stream is the plan; each later list, and each
     /// change of a list, is a `todo_update` that carries its statuses into the plan.
-    fn todo_list(&mut self, id: String, items: Vec<TodoItem>, n: &mut Normalizer) {
+    fn todo_list(&mut self, id: String, items: Vec<TodoItem>, n: &mut dyn Sink) {
         self.prose = None;
         let todos: Vec<Value> = items
             .iter()
@@ -575,7 +575,7 @@ impl CodexExec {
         name: String,
         args: Value,
         outcome: Option<ToolOutcome>,
-        n: &mut Normalizer,
+        n: &mut dyn Sink,
     ) {
         self.prose = None;
         let first = self.started.insert(call_id.clone());

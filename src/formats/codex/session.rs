@@ -35,7 +35,7 @@ use crate::formats::apply_patch;
 use crate::formats::common::{end_open_response, response_open, tool_input};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::{Attachment, CallStatus};
-use crate::normalize::{ErrorInfo, Event, Normalizer, SessionInfo, ToolOutcome};
+use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
 /// One record.
 #[derive(Deserialize)]
@@ -287,7 +287,7 @@ pub(in crate::formats) struct CodexSession {
 }
 
 impl Adapter for CodexSession {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         let Some(record) = crate::formats::parse::<Record<'_>>(&p, n) else {
             return;
         };
@@ -323,13 +323,13 @@ impl Adapter for CodexSession {
         }
     }
 
-    fn finish(&mut self, n: &mut Normalizer) {
+    fn finish(&mut self, n: &mut dyn Sink) {
         end_open_response(n);
     }
 }
 
 /// Parses a payload, reporting a failure as an `error` document.
-fn read<'a, T: Deserialize<'a>>(p: &Payload<'a>, n: &mut Normalizer) -> Option<T> {
+fn read<'a, T: Deserialize<'a>>(p: &Payload<'a>, n: &mut dyn Sink) -> Option<T> {
     match serde_json::from_str(p.text) {
         Ok(v) => Some(v),
         Err(e) => {
@@ -365,7 +365,7 @@ fn prompt_text(text: &str) -> &str {
 }
 
 impl CodexSession {
-    fn event(&mut self, e: EventMsg<'_>, timestamp: Option<String>, n: &mut Normalizer) {
+    fn event(&mut self, e: EventMsg<'_>, timestamp: Option<String>, n: &mut dyn Sink) {
         match e.kind.as_ref() {
             "user_message" => {
                 if matches!(e.input_kind.as_deref(), Some(k) if k != "plain") {
@@ -448,7 +448,7 @@ impl CodexSession {
         item: Item<'_>,
         timestamp: Option<String>,
         p: &Payload<'_>,
-        n: &mut Normalizer,
+        n: &mut dyn Sink,
     ) {
         match item.kind.as_ref() {
             "message" => self.message(item, timestamp, n),
@@ -557,7 +557,7 @@ impl CodexSession {
     }
 
     /// Sets the time of a response about to open.
-    fn at(&mut self, timestamp: Option<String>, n: &mut Normalizer) {
+    fn at(&mut self, timestamp: Option<String>, n: &mut dyn Sink) {
         self.last = Last::Other;
         self.echoes.forget(Said::Prompt);
         if !response_open(n) && timestamp.is_some() {
@@ -568,7 +568,7 @@ impl CodexSession {
         }
     }
 
-    fn message(&mut self, item: Item<'_>, timestamp: Option<String>, n: &mut Normalizer) {
+    fn message(&mut self, item: Item<'_>, timestamp: Option<String>, n: &mut dyn Sink) {
         let parts = match item.content {
             Some(Body::Parts(parts)) => parts,
             Some(Body::Text(text)) => vec![Part {
@@ -601,7 +601,7 @@ impl CodexSession {
         }
     }
 
-    fn prompt(&mut self, source: Source, text: &str, images: usize, n: &mut Normalizer) {
+    fn prompt(&mut self, source: Source, text: &str, images: usize, n: &mut dyn Sink) {
         if (text.trim().is_empty() && images == 0)
             || self.echoes.repeats(source, Said::Prompt, text)
         {
@@ -622,13 +622,7 @@ impl CodexSession {
         });
     }
 
-    fn answer(
-        &mut self,
-        source: Source,
-        text: &str,
-        timestamp: Option<String>,
-        n: &mut Normalizer,
-    ) {
+    fn answer(&mut self, source: Source, text: &str, timestamp: Option<String>, n: &mut dyn Sink) {
         if text.is_empty() || self.echoes.repeats(source, Said::Answer, text) {
             return;
         }
@@ -646,7 +640,7 @@ impl CodexSession {
         source: Source,
         texts: &[&str],
         timestamp: Option<String>,
-        n: &mut Normalizer,
+        n: &mut dyn Sink,
     ) {
         let new: Vec<&&str> = texts
             .iter()
@@ -668,7 +662,7 @@ impl CodexSession {
 
     /// A function call: shell tools (a patch they apply is file edits), `apply_patch`,
     /// `update_plan`, anything else.
-    fn function_call(&mut self, call_id: String, name: String, args: Value, n: &mut Normalizer) {
+    fn function_call(&mut self, call_id: String, name: String, args: Value, n: &mut dyn Sink) {
         let call = match name.as_str() {
             "shell" | "container.exec" | "shell_command" | "exec_command" | "local_shell" => {
                 let workdir = args.get("workdir").cloned().filter(|w| !w.is_null());
@@ -775,7 +769,7 @@ impl CodexSession {
     }
 
     /// A call's output ends it (for a patch, each of its file edits).
-    fn output(&mut self, call_id: String, text: &str, failed: bool, n: &mut Normalizer) {
+    fn output(&mut self, call_id: String, text: &str, failed: bool, n: &mut dyn Sink) {
         match self.calls.remove(&call_id).unwrap_or(Call::Other) {
             Call::Shell => {
                 let out = shell_output(text);

@@ -14,7 +14,7 @@ use super::WireUsage;
 use crate::formats::common::{end_open_response, iso8601, tool_input};
 use crate::formats::{Adapter, Payload, parse};
 use crate::model::{Attachment, CallStatus};
-use crate::normalize::{Event, Normalizer, SessionInfo, ToolOutcome};
+use crate::normalize::{Event, SessionInfo, Sink, ToolOutcome};
 
 #[derive(Deserialize, Default)]
 struct Message<'a> {
@@ -97,7 +97,7 @@ struct Choice<'a> {
 pub(in crate::formats) struct Messages;
 
 impl Adapter for Messages {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         if p.text.trim_start().starts_with('[') {
             if let Some(list) = parse::<Vec<Message<'_>>>(&p, n) {
                 history(list, &p, n);
@@ -138,12 +138,12 @@ impl Adapter for Messages {
         n.apply(Event::Done { error: None });
     }
 
-    fn finish(&mut self, n: &mut Normalizer) {
+    fn finish(&mut self, n: &mut dyn Sink) {
         end_open_response(n);
     }
 }
 
-fn history(list: Vec<Message<'_>>, p: &Payload<'_>, n: &mut Normalizer) {
+fn history(list: Vec<Message<'_>>, p: &Payload<'_>, n: &mut dyn Sink) {
     let mut legacy = Legacy::default();
     for m in list {
         match m.role.as_ref() {
@@ -182,7 +182,7 @@ fn content_text(content: Option<&Value>) -> String {
     }
 }
 
-fn user(m: Message<'_>, n: &mut Normalizer) {
+fn user(m: Message<'_>, n: &mut dyn Sink) {
     let attachments = match &m.content {
         Some(Value::Array(parts)) => parts
             .iter()
@@ -216,7 +216,7 @@ fn user(m: Message<'_>, n: &mut Normalizer) {
     });
 }
 
-fn assistant(m: Message<'_>, p: &Payload<'_>, n: &mut Normalizer, legacy: &mut Legacy) {
+fn assistant(m: Message<'_>, p: &Payload<'_>, n: &mut dyn Sink, legacy: &mut Legacy) {
     let reasoning = m.reasoning_content.or_else(|| {
         m.reasoning
             .as_ref()?

@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::WireUsage;
 use crate::formats::common::{is_done_sentinel, iso8601, provider_error, tool_input};
 use crate::formats::{Adapter, Location, Payload, parse};
-use crate::normalize::{Event, Normalizer, SessionInfo};
+use crate::normalize::{Event, SessionInfo, Sink};
 
 #[derive(Deserialize)]
 struct Chunk<'a> {
@@ -103,7 +103,7 @@ pub(in crate::formats) struct Stream {
 }
 
 impl Adapter for Stream {
-    fn payload(&mut self, p: Payload<'_>, n: &mut Normalizer) {
+    fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         self.last_at = Some(p.at);
         if is_done_sentinel(p.text) {
             self.complete_calls(Some(p.at), n);
@@ -128,7 +128,7 @@ impl Adapter for Stream {
         self.chunk(chunk, &p, n);
     }
 
-    fn finish(&mut self, n: &mut Normalizer) {
+    fn finish(&mut self, n: &mut dyn Sink) {
         if self.finished {
             self.complete_calls(self.last_at, n);
             if self.open {
@@ -142,7 +142,7 @@ impl Adapter for Stream {
 }
 
 impl Stream {
-    fn chunk(&mut self, chunk: Chunk<'_>, p: &Payload<'_>, n: &mut Normalizer) {
+    fn chunk(&mut self, chunk: Chunk<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
         let choices = chunk.choices.unwrap_or_default();
         let new_id = chunk.id.is_some() && chunk.id != self.id;
         if self.open && self.finished && new_id && !choices.is_empty() {
@@ -182,7 +182,7 @@ impl Stream {
         }
     }
 
-    fn delta(&mut self, d: Delta<'_>, n: &mut Normalizer) {
+    fn delta(&mut self, d: Delta<'_>, n: &mut dyn Sink) {
         let reasoning = d.reasoning_content.or_else(|| {
             d.reasoning
                 .as_ref()?
@@ -212,7 +212,7 @@ impl Stream {
     }
 
     /// Adds a piece to the call with its `index`.
-    fn piece(&mut self, piece: Piece<'_>, n: &mut Normalizer) {
+    fn piece(&mut self, piece: Piece<'_>, n: &mut dyn Sink) {
         let index = piece.index.unwrap_or_else(|| {
             // No index: a new id is a new call, anything else continues the last one.
             let known = |id: &String| self.calls.iter().any(|c| &c.id == id);
@@ -260,7 +260,7 @@ impl Stream {
 
     /// The calls are complete: each gets its parsed arguments. Without a location
     /// (a cut-off stream) arguments that are not JSON are kept as text, unreported.
-    fn complete_calls(&mut self, at: Option<Location>, n: &mut Normalizer) {
+    fn complete_calls(&mut self, at: Option<Location>, n: &mut dyn Sink) {
         for mut c in std::mem::take(&mut self.calls) {
             start(&mut c, n);
             if c.arguments.trim().is_empty() {
@@ -281,7 +281,7 @@ impl Stream {
 
 /// Applies a call's start, once. A call without an id gets one from its index; a
 /// call that never got a name is started when it completes, as `tool`.
-fn start(c: &mut Call, n: &mut Normalizer) {
+fn start(c: &mut Call, n: &mut dyn Sink) {
     if c.started {
         return;
     }
@@ -299,4 +299,76 @@ fn start(c: &mut Call, n: &mut Normalizer) {
         args: Value::Object(Default::default()),
         doc_id: None,
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::normalize::Sink;
+    use serde_json::json;
+
+    /// A sink that keeps what it is given: the adapter is read on its own.
+    #[derive(Default)]
+    struct Recorder(Vec<String>);
+
+    impl Sink for Recorder {
+        fn apply(&mut self, event: Event<'_>) {
+            self.0.push(format!("{event:?}"));
+        }
+
+        fn response_open(&self) -> bool {
+            false
+        }
+    }
+
+    #[test]
+    fn a_legacy_function_call_is_one_call_with_its_arguments() {
+        let chunks = [
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","function_call":{"name":"get_weather","arguments":""}}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"function_call":{"arguments":"{\"city\":"}}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"function_call":{"arguments":"\"Oslo\"}"}}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"function_call"}]}"#,
+            "[DONE]",
+        ];
+        let mut stream = Stream::default();
+        let mut sink = Recorder::default();
+        for (i, text) in chunks.iter().enumerate() {
+            let at = Location {
+                line: Some(i as u64 + 1),
+                offset: 0,
+            };
+            stream.payload(
+                Payload {
+                    text,
+                    event: None,
+                    at,
+                },
+                &mut sink,
+            );
+        }
+        let calls: Vec<&String> = sink
+            .0
+            .iter()
+            .filter(|e| {
+                ["ToolStart", "ToolArgs", "Done"]
+                    .iter()
+                    .any(|k| e.starts_with(k))
+            })
+            .collect();
+        let expected = [
+            Event::ToolStart {
+                call_id: "function_call".to_owned(),
+                name: "get_weather".to_owned(),
+                args: json!({}),
+                doc_id: None,
+            },
+            Event::ToolArgs {
+                call_id: "function_call".to_owned(),
+                args: json!({"city": "Oslo"}),
+            },
+            Event::Done { error: None },
+        ]
+        .map(|e| format!("{e:?}"));
+        assert_eq!(calls, expected.iter().collect::<Vec<_>>());
+    }
 }
