@@ -12,9 +12,22 @@ use crate::model::{ApprovalStatus, Document, PlanMeta};
 
 pub(super) fn render(doc: &Document, meta: &PlanMeta, opts: &RenderOptions, out: &mut String) {
     let view = plan_view(meta);
-    let title = match view.title.as_str() {
-        "" => l(opts, Label::PlanHeading),
-        t => t,
+    let mut body = doc.content.as_deref().filter(|b| !b.trim().is_empty());
+    // An untitled plan whose body opens with a heading is titled by it (Claude Code's
+    // and Codex's plans are Markdown that name themselves); Cursor's repeat their title
+    // as the body's first heading.
+    let title = match (view.title.as_str(), body.and_then(opening_heading)) {
+        ("", Some((heading, rest))) => {
+            body = Some(rest).filter(|b| !b.trim().is_empty());
+            heading
+        }
+        ("", None) => l(opts, Label::PlanHeading),
+        // The same heading again under the title says nothing new.
+        (t, Some((heading, rest))) if heading == t => {
+            body = Some(rest).filter(|b| !b.trim().is_empty());
+            t
+        }
+        (t, _) => t,
     };
     out.raw("<h3 class=\"ds-plan-title\">").text(title);
     if let Some(a) = &meta.approval {
@@ -61,7 +74,7 @@ pub(super) fn render(doc: &Document, meta: &PlanMeta, opts: &RenderOptions, out:
         render_markdown_into(&view.overview, &md, &mut slugs, out);
         out.raw("</div>\n");
     }
-    if let Some(body) = doc.content.as_deref().filter(|b| !b.trim().is_empty()) {
+    if let Some(body) = body {
         out.raw("<div class=\"ds-plan-body\">");
         render_markdown_into(body, &md, &mut slugs, out);
         out.raw("</div>\n");
@@ -110,5 +123,42 @@ pub(super) fn render(doc: &Document, meta: &PlanMeta, opts: &RenderOptions, out:
             }
         }
         out.raw("</div>\n");
+    }
+}
+
+/// The text of an ATX heading on a body's first non-blank line, and the rest of it.
+fn opening_heading(body: &str) -> Option<(&str, &str)> {
+    let start = body.len() - body.trim_start().len();
+    let line_end = body[start..].find('\n').map_or(body.len(), |i| start + i);
+    let line = body[start..line_end].trim_end();
+    let hashes = line.len() - line.trim_start_matches('#').len();
+    let text = line[hashes..]
+        .strip_prefix(' ')?
+        .trim()
+        .trim_end_matches('#')
+        .trim();
+    ((1..=6).contains(&hashes) && !text.is_empty()).then_some((text, &body[line_end..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::opening_heading;
+
+    #[test]
+    fn an_opening_heading_titles_the_plan() {
+        assert_eq!(
+            opening_heading("\n## Rename greet ##\n\n1. Rename"),
+            Some(("Rename greet", "\n\n1. Rename"))
+        );
+        assert_eq!(opening_heading("# Only"), Some(("Only", "")));
+        for no in [
+            "1. Rename\n# Later",
+            "#NoSpace",
+            "####### Seven",
+            "#   ",
+            "",
+        ] {
+            assert_eq!(opening_heading(no), None, "{no:?}");
+        }
     }
 }
