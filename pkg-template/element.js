@@ -228,6 +228,8 @@ export class DocstreamView extends ElementBase {
   #liveThinking = null;
   #toggledByReader = new WeakSet();
   #diagrams = null;
+  /** The element made itself a tab stop because it scrolls. */
+  #scrollFocus = false;
   /** connectedCallback has run (attribute callbacks of an upgrade come before it). */
   #connected = false;
   /** Code documents waiting to end before the `diagrams` hook sees them. */
@@ -252,6 +254,11 @@ export class DocstreamView extends ElementBase {
     });
     this.#colorer = this.#newColorer();
     this.#root.addEventListener('click', (e) => this.#onClick(e));
+    if (typeof ResizeObserver === 'function') {
+      const sizes = new ResizeObserver(() => this.#focusableWhenScrolling());
+      sizes.observe(this);
+      sizes.observe(this.#conversation);
+    }
     this.addEventListener('scroll', () => this.#onScroll(), { passive: true });
     const input = () => {
       this.#userInputAt = performance.now();
@@ -482,6 +489,17 @@ export class DocstreamView extends ElementBase {
     }
   }
 
+  /** A host that scrolls its conversation is a tab stop, so that the keyboard can
+   * scroll it (WCAG 2.1.1), unless the page set a `tabindex` of its own. Checked when the
+   * host or the conversation changes size, until it scrolls. */
+  #focusableWhenScrolling() {
+    if (this.#scrollFocus || this.hasAttribute('tabindex')) return;
+    if (this.scrollHeight > this.clientHeight) {
+      this.#scrollFocus = true;
+      this.tabIndex = 0;
+    }
+  }
+
   #scheduleFlush() {
     if (!this.#frame) {
       this.#frame = requestAnimationFrame(() => {
@@ -581,6 +599,11 @@ export class DocstreamView extends ElementBase {
     this.#pendingDiagrams = [];
     this.#colorer = this.#newColorer();
     this.#pinned = true;
+    if (this.#scrollFocus) {
+      // Nothing to scroll any more: not a tab stop of the element's making.
+      this.#scrollFocus = false;
+      this.removeAttribute('tabindex');
+    }
     if (moduleReady) this.#createStreamIfReady();
   }
 
