@@ -83,3 +83,20 @@ fn code_in_the_page_is_coloured() {
     let chunked = String::from_utf8(html_of(fixture, &["--chunk", "7"])).unwrap();
     assert!(chunked == page, "--chunk 7 colours differently");
 }
+
+/// `--no-highlight` writes the page without colouring its code, the text the same.
+#[test]
+fn no_highlight_leaves_code_plain() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/claude-code-transcript/tool_results.jsonl"
+    );
+    let plain = String::from_utf8(html_of(fixture, &["--no-highlight"])).unwrap();
+    assert!(
+        !plain.contains("class=\"ds-hl-"),
+        "a token class in the plain page"
+    );
+    assert!(plain.contains("<span class=\"ds-line\" data-ln=\"1\">import os</span>"));
+    let chunked = String::from_utf8(html_of(fixture, &["--no-highlight", "--chunk", "5"])).unwrap();
+    assert!(chunked == plain, "--chunk 5 differs");
+}

@@ -25,7 +25,7 @@ use docstream::render::{RenderOptions, page, progress, render_conversation};
 use docstream::{DocStream, Format, Options};
 
 const USAGE: &str =
-    "usage: docstream json|html|text [--format FORMAT] [--chunk N] [--locale en|de] FILE|-
+    "usage: docstream json|html|text [--format FORMAT] [--chunk N] [--locale en|de] [--no-highlight] FILE|-
        docstream convert --to openai|anthropic FILE|-
        docstream list [--json] PATH
        docstream json|html --conversation ID PATH
@@ -45,6 +45,9 @@ const USAGE: &str =
   export      write a static site of every conversation of PATH to --out DIR:
               index.html with search, one page per conversation
   --locale    language of labels: en (default) or de
+  --no-highlight
+              html: leave the code uncoloured (colouring reads about
+              1.5 MB of code a second)
   --format    one of: auto (default), ";
 
 /// Why the CLI stops: each has its exit code.
@@ -75,6 +78,8 @@ struct Args {
     conversation: Option<String>,
     out: Option<String>,
     json: bool,
+    /// Colour the code of HTML pages.
+    highlight: bool,
 }
 
 fn usage() -> String {
@@ -98,6 +103,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
     let mut locale = Locale::En;
     let mut to = None;
     let (mut conversation, mut out, mut json) = (None, None, false);
+    let mut highlight = true;
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Long("format") => {
@@ -157,6 +163,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
                 );
             }
             Long("json") => json = true,
+            Long("no-highlight") => highlight = false,
             Long("help") | Short('h') => return Err(Failure::Help),
             Long("version") | Short('V') => return Err(Failure::Version),
             Value(v) if command.is_none() => command = Some(v.string().map_err(|e| e.to_string())?),
@@ -198,6 +205,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
         conversation,
         out,
         json,
+        highlight,
     })
 }
 
@@ -380,7 +388,7 @@ fn run() -> Result<(), Failure> {
                 write_page(&mut out, title, options.locale, |out| {
                     page_model.write_html(|piece| {
                         if result.is_ok() {
-                            result = out.write_all(highlight_html(piece).as_bytes());
+                            result = out.write_all(coloured(piece, args.highlight).as_bytes());
                         }
                     });
                     result
@@ -389,7 +397,7 @@ fn run() -> Result<(), Failure> {
             } else {
                 let body = render_conversation(conversation, &options);
                 write_page(&mut out, title, options.locale, |out| {
-                    out.write_all(highlight_html(&body).as_bytes())
+                    out.write_all(coloured(&body, args.highlight).as_bytes())
                 })
                 .map_err(w)?;
             }
@@ -409,6 +417,15 @@ fn run() -> Result<(), Failure> {
         eprintln!("docstream: {line}");
     }
     Ok(())
+}
+
+/// `html` with its code coloured, unless `--no-highlight` said not to.
+fn coloured(html: &str, highlight: bool) -> std::borrow::Cow<'_, str> {
+    if highlight {
+        highlight_html(html)
+    } else {
+        std::borrow::Cow::Borrowed(html)
+    }
 }
 
 /// Writes the standalone page, as [`page::wrap_page`] makes it, around the body that
@@ -495,7 +512,9 @@ fn store(args: &Args) -> Result<(), String> {
                     .find(|e| &e.id == id)
                     .map_or(id.as_str(), |e| e.title.as_str());
                 let html = page::render_page(&conversation, title, &options);
-                return out.write_all(highlight_html(&html).as_bytes()).map_err(w);
+                return out
+                    .write_all(coloured(&html, args.highlight).as_bytes())
+                    .map_err(w);
             }
             serde_json::to_writer_pretty(&mut out, &conversation).map_err(|e| e.to_string())?;
             writeln!(out).map_err(w)
