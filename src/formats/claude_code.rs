@@ -299,7 +299,10 @@ impl ClaudeCode {
         let stop_reason = m.stop_reason.take();
         match Content::parse(m.content) {
             Ok(c) => {
-                if let (Content::Blocks(blocks), false) = (&c, line.is_sidechain) {
+                // Only a saved session leaves its sub-agents' lines to be claimed.
+                if let (Content::Blocks(blocks), true, false) =
+                    (&c, self.transcript, line.is_sidechain)
+                {
                     self.sidechains.note_calls(blocks);
                 }
                 apply_content(Role::Assistant, c, None, n);

@@ -70,14 +70,9 @@ pub(super) fn tool_input(
     }
 }
 
-/// True while the main agent has a response still receiving.
-pub(super) fn response_open(n: &dyn Sink) -> bool {
-    n.response_open()
-}
-
 /// Ends the open response, if any, as completed (saved histories end with the input).
 pub(super) fn end_open_response(n: &mut dyn Sink) {
-    if response_open(n) {
+    if n.response_open() {
         n.apply(Event::Done { error: None });
     }
 }

@@ -339,19 +339,22 @@ impl GeminiStream {
                 .filter(|id| !id.is_empty())
                 .unwrap_or_else(|| format!("gemini_call_{}", self.calls));
             let args = call.args.unwrap_or(Value::Object(Default::default()));
+            let name = call.name.unwrap_or_else(|| "tool".to_owned());
+            if !streamed {
+                return n.apply(Event::ToolStart {
+                    call_id,
+                    name,
+                    args,
+                    doc_id: None,
+                });
+            }
+            // Streamed: started empty, given its arguments whole when it ends.
             n.apply(Event::ToolStart {
                 call_id: call_id.clone(),
-                name: call.name.unwrap_or_else(|| "tool".to_owned()),
-                args: if streamed {
-                    Value::Object(Default::default())
-                } else {
-                    args.clone()
-                },
+                name,
+                args: Value::Object(Default::default()),
                 doc_id: None,
             });
-            if !streamed {
-                return;
-            }
             self.open_call = Some(OpenCall { id: call_id, args });
         }
         let Some(open) = self.open_call.as_mut() else {

@@ -32,7 +32,7 @@ use serde_json::{Value, json};
 use super::{Text, Tokens, command_line, shell_output};
 use crate::error::codes;
 use crate::formats::apply_patch;
-use crate::formats::common::{end_open_response, response_open, tool_input};
+use crate::formats::common::{end_open_response, tool_input};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
@@ -391,7 +391,7 @@ impl CodexSession {
                     return;
                 };
                 self.total = Some(total);
-                if response_open(n) {
+                if n.response_open() {
                     let used = total.since(self.base.unwrap_or_default());
                     n.apply(Event::Usage(used.into()));
                 }
@@ -560,7 +560,7 @@ impl CodexSession {
     fn at(&mut self, timestamp: Option<String>, n: &mut dyn Sink) {
         self.last = Last::Other;
         self.echoes.forget(Said::Prompt);
-        if !response_open(n) && timestamp.is_some() {
+        if !n.response_open() && timestamp.is_some() {
             n.apply(Event::Session(SessionInfo {
                 created: timestamp,
                 ..SessionInfo::default()

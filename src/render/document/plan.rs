@@ -30,19 +30,17 @@ pub(super) fn render(doc: &Document, meta: &PlanMeta, opts: &RenderOptions, out:
         (t, _) => t,
     };
     out.raw("<h3 class=\"ds-plan-title\">").text(title);
-    if let Some(a) = &meta.approval {
-        let (class, label) = match a.status {
-            ApprovalStatus::Approved => ("approved", Some(Label::PlanApproved)),
-            ApprovalStatus::Rejected => ("rejected", Some(Label::PlanRejected)),
-            ApprovalStatus::Unknown => ("unknown", None),
-        };
-        if let Some(label) = label {
-            out.raw(" <span class=\"ds-plan-approval ds-plan-")
-                .raw(class)
-                .raw("\">")
-                .text(l(opts, label))
-                .raw("</span>");
-        }
+    let chip = meta.approval.as_ref().and_then(|a| match a.status {
+        ApprovalStatus::Approved => Some(("approved", Label::PlanApproved)),
+        ApprovalStatus::Rejected => Some(("rejected", Label::PlanRejected)),
+        ApprovalStatus::Unknown => None,
+    });
+    if let Some((class, label)) = chip {
+        out.raw(" <span class=\"ds-plan-approval ds-plan-")
+            .raw(class)
+            .raw("\">")
+            .text(l(opts, label))
+            .raw("</span>");
     }
     out.raw("</h3>\n");
     if let Some(feedback) = meta.approval.as_ref().and_then(|a| a.feedback.as_deref()) {
