@@ -119,12 +119,10 @@ pub(crate) fn part_key(doc: &Document, part: Part, opts: &RenderOptions) -> Opti
             file_edit::diff_key(doc, m, &mut h)
         }
         (Meta::TerminalCommand(m), Part::Body) => m.output.hash(&mut h),
-        (Meta::ToolCall(m), Part::Args) => {
-            m.tool_name.hash(&mut h);
-            hash_value(&m.arguments, &mut h);
-        }
-        (Meta::ToolCall(m), Part::Result) => {
-            // The view of a result reads the name and the arguments too.
+        (Meta::ToolCall(m), Part::Args | Part::Result) => {
+            // Both are rendered from the call's view, which reads the name, the
+            // arguments and the result (a result can turn a generic call into a read).
+            part.hash(&mut h);
             m.tool_name.hash(&mut h);
             hash_value(&m.arguments, &mut h);
             match &m.result {
