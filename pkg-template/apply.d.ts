@@ -8,8 +8,9 @@ export interface PatchHooks {
   header?(el: Element): void;
   /** A document element was inserted or replaced. */
   document?(el: Element): void;
-  /** HTML was appended to or replaced in a part (its element). */
-  appended?(el: Element): void;
+  /** HTML was appended to or replaced in a part `el`: `first` and its next siblings are
+   * what is new. */
+  appended?(el: Element, first: ChildNode): void;
 }
 
 /** Keeps a conversation element up to date from patches; part builders carry over

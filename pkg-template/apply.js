@@ -13,7 +13,7 @@
 // `.ds-subagent-run` element, not among the conversation's children, so turns are
 // found by their index, not by their position.
 
-import { restoreState, takeState } from './keep-state.js';
+import { readSelection, restoreState, takeState } from './keep-state.js';
 
 const TAGS = new Set([
   'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code',
@@ -57,6 +57,10 @@ export class PatchApplier {
   #parts = new WeakMap();
   /** Turn elements by index (a sub-agent's run is not a child of the root). */
   #turns = [];
+  /** The reader's selection, read once per batch of patches (`undefined`: not read yet
+   * in this batch): reading it brings layout up to date, which per patch would cost the
+   * page's size each time. */
+  #selection = undefined;
 
   constructor(root, hooks = {}) {
     this.#root = root;
@@ -65,6 +69,7 @@ export class PatchApplier {
 
   /** Applies patches in the wire form (a string from `pull()`); returns how many. */
   applyWire(wire) {
+    this.#selection = undefined;
     let n = 0;
     let pos = 0;
     const len = wire.length;
@@ -88,6 +93,7 @@ export class PatchApplier {
 
   /** Applies patch objects (from `push()` or `finish()`). */
   applyObjects(patches) {
+    this.#selection = undefined;
     for (const p of patches) {
       switch (p.op) {
         case 'insert_turn': this.#apply('t', ['t', p.turn], p.html); break;
@@ -155,6 +161,16 @@ export class PatchApplier {
     return parts.get(name) ?? null;
   }
 
+  #readerSelection() {
+    if (this.#selection === undefined) this.#selection = readSelection(this.#root);
+    return this.#selection;
+  }
+
+  /** A selection put back on new content is the one later patches of the batch see. */
+  #selected(selection) {
+    if (selection) this.#selection = selection;
+  }
+
   #apply(op, f, payload) {
     const root = this.#root;
     const ownerDocument = root.ownerDocument;
@@ -186,30 +202,35 @@ export class PatchApplier {
         const old = this.#doc(f[1], f[2]);
         const el = parseOne(ownerDocument, payload);
         if (!old || !el) return;
-        const state = takeState(old);
+        const state = takeState(old, this.#readerSelection());
         this.#hooks.document?.(el);
         // A call's sub-agent run is a turn of its own: it stays.
         const run = old.querySelector(':scope > .ds-subagent-run');
         const slot = el.querySelector(':scope > .ds-subagent-run');
         if (run && slot) slot.replaceWith(run);
         old.replaceWith(el);
-        restoreState(el, state);
+        this.#selected(restoreState(el, state));
         return;
       }
     }
     const part = this.#part(f[1], f[2], f[3]);
     if (!part) return;
     switch (op) {
-      case 'a':
+      case 'a': {
+        const last = part.cursor.lastChild;
         part.cursor.insertAdjacentHTML('beforeend', trusted(payload));
-        this.#hooks.appended?.(part.cursor);
+        // Only what was appended is new: a hook that looked at the whole part would
+        // cost the part's size on every append.
+        const first = last ? last.nextSibling : part.cursor.firstChild;
+        if (first) this.#hooks.appended?.(part.cursor, first);
         break;
+      }
       case 'r': {
-        const state = part.el.firstChild ? takeState(part.el) : null;
+        const state = part.el.firstChild ? takeState(part.el, this.#readerSelection()) : null;
         part.el.innerHTML = trusted(payload);
         part.cursor = part.el;
-        this.#hooks.appended?.(part.el);
-        restoreState(part.el, state);
+        if (part.el.firstChild) this.#hooks.appended?.(part.el, part.el.firstChild);
+        this.#selected(restoreState(part.el, state));
         break;
       }
       case 'o': {

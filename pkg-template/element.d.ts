@@ -29,6 +29,47 @@ export interface DocstreamProgressDetail {
   bytes: number;
 }
 
+/** A document in `outline()`. */
+export interface DocstreamOutlineDocument {
+  /** Its `data-doc-id`. */
+  id: string;
+  /** Its document type, as the snapshot names it (`text`, `file_edit`, `terminal_command`, `tool_call`, …). */
+  type: string;
+  /** Its header's words on one line (a file edit's path, a command, a tool's name and
+   * summary, a plan's title, an error's code), '' when it has none. */
+  label: string;
+  /** The status its header shows (`success`, `error`, `rejected`, `no-result`, …; a
+   * plan put to the user: `approved`, `rejected`), '' when none. */
+  status: string;
+}
+/** A turn in `outline()`. */
+export interface DocstreamOutlineTurn {
+  index: number;
+  /** Its `data-turn-id`. */
+  id: string;
+  role: 'user' | 'assistant';
+  /** A user turn's prompt on one line; '' for the agent's. */
+  label: string;
+  /** Its documents in page order, sub-agents' documents included. */
+  documents: DocstreamOutlineDocument[];
+}
+export interface DocstreamOutline {
+  turns: DocstreamOutlineTurn[];
+}
+/** Where `find()` stands. */
+export interface DocstreamFindResult {
+  query: string;
+  /** Matches marked. */
+  count: number;
+  /** The match `findNext()` moved to, from 0; -1 before the first move. */
+  current: number;
+  /** More than 10,000 matches: the rest are not marked. */
+  capped: boolean;
+}
+/** What `reveal()` scrolls to: a document or turn id, or a turn index and a document id
+ * in it. */
+export type DocstreamRevealTarget = string | { turn: number | string; document?: string };
+
 export interface DocstreamViewEventMap extends HTMLElementEventMap {
   'docstream-choice': CustomEvent<DocstreamChoiceDetail>;
   'docstream-copy': CustomEvent<DocstreamCopyDetail>;
@@ -87,6 +128,9 @@ export class DocstreamView extends HTMLElement {
   /** `live` (default): thinking is open while it streams, its latest lines in view, and
    * folds when the answer starts (unless the reader toggled it); `open`; `closed`. */
   thinking: 'live' | 'open' | 'closed';
+  /** Parts not shown, space-separated: `thinking`, `tools` (tool calls), `output`
+   * (terminal output). `find()` and `page()` leave them out too. */
+  hide: string;
   /** Renders finished code blocks as something else (Mermaid fences as diagrams): called
    * once per code block after it ended with its fence language and exact code; a node
    * returned is shown in place of the code (copy still copies the code), null keeps the
@@ -114,6 +158,20 @@ export class DocstreamView extends HTMLElement {
   clear(): void;
   html(): string;
   snapshot(): Conversation;
+  /** What the view shows, turn by turn, each document with a one-line label and status
+   * (read from the screen: `flush()` first to include what was just pushed). */
+  outline(): DocstreamOutline;
+  /** Scrolls to a turn or document, opens the disclosures around it (and its own, with
+   * `open`), focuses and flashes it; false when there is no such target. */
+  reveal(target: DocstreamRevealTarget, options?: { open?: boolean }): boolean;
+  /** Marks every match of `query` (case-insensitive) with `::highlight(ds-find)`; an
+   * empty query clears. The same query again keeps its place. */
+  find(query: string): DocstreamFindResult;
+  /** Moves to the next (`1`) or previous (`-1`) match, opening and scrolling to it. */
+  findNext(step?: 1 | -1): DocstreamFindResult;
+  /** The view as a standalone HTML page (the CLI's frame): styles inlined, hidden parts
+   * and copy controls left out, no script. */
+  page(options?: { title?: string }): string;
 
   addEventListener<K extends keyof DocstreamViewEventMap>(
     type: K,

@@ -8,7 +8,10 @@
 // works under a strict Content-Security-Policy (no inline styles or scripts).
 import defaultInit, { DocStream as DefaultDocStream } from './docstream.js';
 import css from './docstream-css.js';
+import pageFrame from './docstream-page.js';
 import { PatchApplier } from './apply.js';
+import { Finder } from './find.js';
+import { outlineOf, documentType } from './outline.js';
 import { Colorer } from './colorer.js';
 import { tableAsMarkdown, tableAsTsv } from './table-copy.js';
 
@@ -38,7 +41,25 @@ const LABELS = {
 };
 
 /** Public properties re-applied on connection (the upgrade-property pattern). */
-const UPGRADED_PROPERTIES = ['src', 'format', 'theme', 'diff', 'allowImages', 'locale', 'thinking', 'highlighter', 'diagrams'];
+const UPGRADED_PROPERTIES = ['src', 'format', 'theme', 'diff', 'allowImages', 'locale', 'thinking', 'hide', 'highlighter', 'diagrams'];
+
+/** What the `hide` attribute can name, and the parts each hides: the view, `find()` and
+ * `page()` all leave them out. */
+const HIDDEN_PARTS = {
+  thinking: ['.ds-thinking'],
+  tools: ['.ds-tool-call'],
+  output: ['.ds-terminal-command .ds-output', '.ds-terminal-command .ds-output-more', '.ds-term-body > .ds-copy'],
+};
+
+/** The stylesheet's rules for `hide`. */
+const HIDE_CSS = Object.entries(HIDDEN_PARTS)
+  .map(([name, parts]) => `${parts.map((p) => `:host([hide~="${name}"]) ${p}`).join(', ')} { display: none !important; }`)
+  .join('\n');
+
+/** Bytes pushed at a time by `stream()`, and the work (ms) done before it gives the page a
+ * turn: RAIL's 50 ms slices, so a large file loads while the page answers input. */
+const STREAM_PIECE = 32 << 10;
+const STREAM_SLICE_MS = 50;
 
 /** Distance from the bottom (px) within which the view counts as pinned. */
 const PIN_SLACK = 32;
@@ -55,7 +76,7 @@ const reported = new WeakSet();
 function styleSheet() {
   if (!sheet) {
     sheet = new CSSStyleSheet();
-    sheet.replaceSync(css);
+    sheet.replaceSync(`${css}\n${HIDE_CSS}\n`);
   }
   return sheet;
 }
@@ -139,7 +160,7 @@ const ElementBase = globalThis.HTMLElement ?? class {};
  * `<docstream-view>`: a coding agent's stream shown as live documents. Attributes are
  * reflected as properties: `src`, `format`, `theme` (`auto|light|dark|vscode`), `diff`
  * (`unified|split`), `allow-images`, `locale`, `highlight` (`off`), `thinking`
- * (`live|open|closed`).
+ * (`live|open|closed`), `hide` (any of `thinking tools output`).
  *
  * @customElement docstream-view
  * @fires {CustomEvent<DocstreamChoiceDetail>} docstream-choice - A clarification option was picked.
@@ -159,7 +180,7 @@ const ElementBase = globalThis.HTMLElement ?? class {};
  * @csspart diagram - What the `diagrams` hook returned, in place of the code.
  */
 export class DocstreamView extends ElementBase {
-  static observedAttributes = ['src', 'format', 'locale', 'theme', 'diff', 'allow-images', 'highlight', 'thinking'];
+  static observedAttributes = ['src', 'format', 'locale', 'theme', 'diff', 'allow-images', 'highlight', 'thinking', 'hide'];
 
   /**
    * Initialises the WebAssembly module (once). `input` is what docstream's `init`
@@ -234,6 +255,8 @@ export class DocstreamView extends ElementBase {
   #connected = false;
   /** Code documents waiting to end before the `diagrams` hook sees them. */
   #pendingDiagrams = [];
+  /** `find()`'s matches. */
+  #finder = null;
 
   constructor() {
     super();
@@ -250,7 +273,7 @@ export class DocstreamView extends ElementBase {
       turn: decorateTurn,
       header: (el) => el.setAttribute('part', 'turn-header'),
       document: (el) => this.#decorateDocument(el),
-      appended: (el) => this.#decorateParts(el),
+      appended: (el, first) => this.#decorateParts(el, first),
     });
     this.#colorer = this.#newColorer();
     this.#root.addEventListener('click', (e) => this.#onClick(e));
@@ -365,6 +388,14 @@ export class DocstreamView extends ElementBase {
   }
   set locale(v) {
     this.setAttribute('locale', v);
+  }
+  /** Parts not shown, space-separated: `thinking`, `tools` (tool calls), `output`
+   * (terminal output). */
+  get hide() {
+    return this.getAttribute('hide') ?? '';
+  }
+  set hide(v) {
+    this.setAttribute('hide', v);
   }
 
   /**
@@ -530,9 +561,11 @@ export class DocstreamView extends ElementBase {
 
   /**
    * Reads a `ReadableStream<Uint8Array>` (a `fetch` body) or an async iterable of
-   * chunks into the view (clears first), yielding to the event loop between chunks.
-   * Resolves when finished; on abort the stream is finished (marked cut off) and the
-   * promise rejects with the signal's reason.
+   * chunks into the view (clears first): large chunks in 32 KB pieces, giving the page a
+   * turn after every 50 ms of work, so a file of many megabytes loads while the page
+   * answers input (`docstream-progress` says how far it got). Resolves when finished;
+   * on abort the stream is finished (marked cut off) and the promise rejects with the
+   * signal's reason.
    */
   stream(source, { signal } = {}) {
     this.#abortLoad();
@@ -547,15 +580,24 @@ export class DocstreamView extends ElementBase {
     const iterator = source?.getReader
       ? readerIterator(source.getReader(), signal)
       : source[Symbol.asyncIterator]();
+    let sliceStart = performance.now();
     try {
       for (;;) {
         const { value, done } = await iterator.next();
         if (generation !== this.#generation) return;
         signal?.throwIfAborted();
         if (done) break;
-        this.#push(value);
-        await yieldToEventLoop();
-        if (generation !== this.#generation) return;
+        // Large chunks (a file read a megabyte at a time) go in pieces, and the page
+        // gets a turn whenever a slice of work is done.
+        for (const piece of pieces(value)) {
+          this.#push(piece);
+          if (performance.now() - sliceStart >= STREAM_SLICE_MS) {
+            await yieldToEventLoop();
+            sliceStart = performance.now();
+            if (generation !== this.#generation) return;
+            signal?.throwIfAborted();
+          }
+        }
       }
     } catch (e) {
       if (generation === this.#generation && !this.#finished) {
@@ -598,6 +640,7 @@ export class DocstreamView extends ElementBase {
     this.#liveThinking = null;
     this.#pendingDiagrams = [];
     this.#colorer = this.#newColorer();
+    this.#finder?.run('');
     this.#pinned = true;
     if (this.#scrollFocus) {
       // Nothing to scroll any more: not a tab stop of the element's making.
@@ -615,6 +658,112 @@ export class DocstreamView extends ElementBase {
   /** The conversation as plain objects (`DocStream.snapshot()`). */
   snapshot() {
     return this.#stream ? this.#stream.snapshot() : { turns: [] };
+  }
+
+  /**
+   * What the view shows, for a page's table of contents or counts: `{ turns }`, each
+   * turn `{ index, id, role, label, documents }` (`label`: a user turn's prompt on one
+   * line), each document `{ id, type, label, status }` (`type` as in the snapshot: `file_edit`; `label`: its header's words, such
+   * as a file edit's path or a command; `status`: `success`, `error`, `rejected`,
+   * `no-result`… or ''), in page order, sub-agents' documents included. Read from what
+   * is on screen, so call `flush()` first to include what was just pushed.
+   */
+  outline() {
+    return outlineOf(this.#conversation);
+  }
+
+  /**
+   * Scrolls to a turn or document, opens the disclosures around it (and, with
+   * `{ open: true }`, its own), moves focus there and flashes it. `target`: a document or
+   * turn id (`data-doc-id`, `data-turn-id`), or `{ turn, document }` with a turn index
+   * and optionally a document id in it. Returns whether it was found. Following the
+   * bottom stops until the reader scrolls back down.
+   */
+  reveal(target, { open = false } = {}) {
+    const el = this.#find(target);
+    if (!el) return false;
+    for (let d = el.parentElement?.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true;
+    if (open) for (const d of el.querySelectorAll('details')) d.open = true;
+    if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+    this.#pinned = false;
+    el.scrollIntoView({ block: 'start' });
+    el.focus({ preventScroll: true });
+    el.classList.remove('ds-revealed');
+    void el.offsetWidth; // restarts the flash
+    el.classList.add('ds-revealed');
+    return true;
+  }
+
+  #find(target) {
+    const c = this.#conversation;
+    if (typeof target === 'string') {
+      const id = CSS.escape(target);
+      const hit = c.querySelector(`.ds-doc[data-doc-id="${id}"], [data-turn-id="${id}"]`);
+      return hit?.closest('.ds-doc, .ds-turn') ?? null;
+    }
+    if (!target || target.turn == null) return null;
+    const turn = c.querySelector(`:scope > .ds-turn[data-turn-index="${CSS.escape(String(target.turn))}"]`);
+    if (!turn || target.document == null) return turn;
+    return turn.querySelector(`.ds-doc[data-doc-id="${CSS.escape(target.document)}"]`);
+  }
+
+  /**
+   * Marks every match of `query` (case-insensitive; hidden parts, controls and folded
+   * previews left out) with the `::highlight(ds-find)` style, and returns `{ query,
+   * count, current, capped }` (`current`: -1 until `findNext()`; `capped`: more than
+   * 10,000 matches, the rest not marked). The same query again, after the view changed,
+   * keeps its place; an empty query clears the marks.
+   */
+  find(query) {
+    this.#finder ??= new Finder(this.#conversation, () => this.#hiddenSelector());
+    return this.#finder.run(String(query ?? ''));
+  }
+
+  /** Moves to the next match of `find()` (`step` 1) or the previous (-1), opens what
+   * folds it, scrolls to it and marks it `::highlight(ds-find-current)`. */
+  findNext(step = 1) {
+    if (!this.#finder) return { query: '', count: 0, current: -1, capped: false };
+    if (this.#finder.result.count) this.#pinned = false;
+    return this.#finder.move(step < 0 ? -1 : 1);
+  }
+
+  /** The selector of what `hide` hides ('' for nothing). */
+  #hiddenSelector() {
+    const names = this.hide.split(/\s+/);
+    return names.flatMap((n) => (Object.hasOwn(HIDDEN_PARTS, n) ? HIDDEN_PARTS[n] : [])).join(', ');
+  }
+
+  /**
+   * The view as a standalone HTML page (the frame the CLI's `docstream html` writes):
+   * what is shown, with its colours, theme and diff layout, hidden parts and copy
+   * controls left out, styles inlined, no script, and a Content-Security-Policy that
+   * allows none. `title` names the page.
+   */
+  page({ title = 'docstream' } = {}) {
+    this.flush();
+    const copy = this.#conversation.cloneNode(true);
+    const hidden = this.#hiddenSelector();
+    if (hidden) for (const el of copy.querySelectorAll(hidden)) el.remove();
+    for (const el of copy.querySelectorAll('.ds-copy, .ds-table-tools')) el.remove();
+    for (const el of copy.querySelectorAll('.ds-revealed')) el.classList.remove('ds-revealed');
+    for (const el of copy.querySelectorAll('[tabindex="-1"]')) el.removeAttribute('tabindex');
+    const attributes = ['theme', 'diff']
+      .filter((a) => this.hasAttribute(a))
+      .map((a) => ` ${a}="${escapeHtml(this.getAttribute(a))}"`)
+      .join('');
+    // In a page of its own, the host's rules apply to the root element, which carries
+    // the host's attributes.
+    const style = css
+      .replace(/:host\(([^()]*(?:\([^()]*\))?[^()]*)\)/g, ':root$1')
+      .replace(/:host\b/g, ':root');
+    const slots = {
+      lang: escapeHtml(this.locale),
+      attributes,
+      title: escapeHtml(String(title)),
+      style,
+      body: `${copy.outerHTML}\n`,
+    };
+    return pageFrame.replace(/\{([a-z]+)\}/g, (slot, name) => (Object.hasOwn(slots, name) ? slots[name] : slot));
   }
 
   // ---- internals ----
@@ -753,17 +902,19 @@ export class DocstreamView extends ElementBase {
     // A new document means the ones before it have ended.
     if (this.#diagrams) this.#renderDiagrams(el.classList.contains('ds-code-block') ? el : null);
     this.#touch(el);
-    const type = [...el.classList].find((k) => k.startsWith('ds-') && k !== 'ds-doc');
-    el.setAttribute('part', type ? `document ${type.slice(3)}` : 'document');
+    const type = documentType(el);
+    el.setAttribute('part', type ? `document ${type}` : 'document');
     this.#decorateParts(el);
   }
 
-  /** Part attributes and pressed states on what a patch added. */
-  #decorateParts(el) {
+  /** Part attributes, table tools and pressed states on what a patch added: `el`, or
+   * with `first`, the children of `el` from `first` on. */
+  #decorateParts(el, first = null) {
     this.#touch(el);
-    this.#tableTools(el);
-    for (const b of el.querySelectorAll('.ds-copy')) b.setAttribute('part', 'copy-button');
-    for (const o of el.querySelectorAll('.ds-option')) {
+    const added = first ? siblingsFrom(first) : [el];
+    this.#tableTools(added);
+    for (const b of within(added, '.ds-copy')) b.setAttribute('part', 'copy-button');
+    for (const o of within(added, '.ds-option')) {
       o.setAttribute('part', 'option');
       const chosen = this.#choices.get(o.getAttribute('data-question-id'));
       if (chosen !== undefined) o.setAttribute('aria-pressed', String(chosen === o.getAttribute('data-option-id')));
@@ -798,10 +949,11 @@ export class DocstreamView extends ElementBase {
     }
   }
 
-  /** Copy controls before each finished Markdown table (TSV and Markdown). */
-  #tableTools(el) {
+  /** Copy controls before each finished Markdown table (TSV and Markdown) among `added`
+   * elements. */
+  #tableTools(added) {
     const labels = LABELS[this.locale] ?? LABELS.en;
-    for (const table of el.querySelectorAll('[data-part="blocks"] table')) {
+    for (const table of within(added, '[data-part="blocks"] table')) {
       if (table.previousElementSibling?.classList.contains('ds-table-tools')) continue;
       const tools = document.createElement('div');
       tools.className = 'ds-table-tools';
@@ -921,6 +1073,42 @@ export class DocstreamView extends ElementBase {
       if (this.#loadController === controller) this.#loadController = null;
     }
   }
+}
+
+/** `first` and its next siblings that are elements. */
+function siblingsFrom(first) {
+  const out = [];
+  for (let n = first; n; n = n.nextSibling) if (n.nodeType === 1) out.push(n);
+  return out;
+}
+
+/** The elements among `roots` and their descendants that match `selector` (in context:
+ * `[data-part="blocks"] table` matches a table appended into the blocks part). */
+function* within(roots, selector) {
+  for (const root of roots) {
+    if (root.matches(selector)) yield root;
+    yield* root.querySelectorAll(selector);
+  }
+}
+
+/** A chunk in pieces of at most `STREAM_PIECE` bytes (text is pushed whole: cutting it
+ * could split a surrogate pair). */
+function* pieces(chunk) {
+  const bytes =
+    chunk instanceof ArrayBuffer
+      ? new Uint8Array(chunk)
+      : ArrayBuffer.isView(chunk) && !(chunk instanceof Uint8Array)
+        ? new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)
+        : chunk;
+  if (!(bytes instanceof Uint8Array) || bytes.byteLength <= STREAM_PIECE) {
+    yield chunk;
+    return;
+  }
+  for (let at = 0; at < bytes.byteLength; at += STREAM_PIECE) yield bytes.subarray(at, at + STREAM_PIECE);
+}
+
+function escapeHtml(s) {
+  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Feeds a chunk to the stream without rendering; true when there is something to pull. */

@@ -18,6 +18,8 @@ export interface DocstreamViewAttributes {
   /** `off` turns syntax colours off. */
   highlight?: 'on' | 'off';
   thinking?: 'live' | 'open' | 'closed';
+  /** Parts not shown, space-separated: `thinking`, `tools`, `output`. */
+  hide?: string;
 }
 
 /** Properties React 19 sets on the element (not attributes): the hooks. */

@@ -28,6 +28,18 @@ function selectionOf(root) {
   return (typeof host.getSelection === 'function' ? host.getSelection() : null) ?? root.ownerDocument.getSelection();
 }
 
+/**
+ * The reader's text selection under `root`'s root node: `{ anchorNode, anchorOffset,
+ * focusNode, focusOffset }`, or null when nothing is selected. Reading the selection
+ * brings style and layout up to date, so a batch of patches reads it once (the applier
+ * does) and passes it to every `takeState`.
+ */
+export function readSelection(root) {
+  const sel = selectionOf(root);
+  if (!sel || sel.rangeCount === 0 || sel.isCollapsed) return null;
+  return { anchorNode: sel.anchorNode, anchorOffset: sel.anchorOffset, focusNode: sel.focusNode, focusOffset: sel.focusOffset };
+}
+
 /** Disclosures keyed by class and their order among those of the same class. */
 function disclosures(root) {
   const seen = new Map();
@@ -43,19 +55,18 @@ function disclosures(root) {
 }
 
 /**
- * Takes the reader's state inside `root`; returns null when there is none worth
- * keeping (nothing opened, focused, selected or scrolled), which costs one pass over
- * the element's disclosures and scrollable boxes.
+ * Takes the reader's state inside `root`, with `sel` the selection as `readSelection`
+ * gave it (read now when not given). Costs one pass over the element's disclosures and
+ * scrollable boxes.
  */
-export function takeState(root) {
+export function takeState(root, sel = readSelection(root)) {
   const open = new Map();
   for (const [key, d] of disclosures(root)) open.set(key, d.open);
   const doc = root.getRootNode();
   const active = doc.activeElement;
   const focus = active && root.contains(active) && active !== root ? pathOf(root, active) : null;
   let selection = null;
-  const sel = selectionOf(root);
-  if (sel && sel.rangeCount > 0 && root.contains(sel.anchorNode) && root.contains(sel.focusNode) && !sel.isCollapsed) {
+  if (sel && root.contains(sel.anchorNode) && root.contains(sel.focusNode)) {
     selection = {
       anchor: pathOf(root, sel.anchorNode),
       anchorOffset: sel.anchorOffset,
@@ -70,9 +81,11 @@ export function takeState(root) {
   return { open, focus, selection, scrolls };
 }
 
-/** Puts `state` (from `takeState`) back on `root`, the replacement, where it fits. */
+/** Puts `state` (from `takeState`) back on `root`, the replacement, where it fits;
+ * returns the selection it made (as `readSelection` gives it), or null. */
 export function restoreState(root, state) {
-  if (!state) return;
+  if (!state) return null;
+  let selected = null;
   for (const [key, d] of disclosures(root)) {
     const was = state.open.get(key);
     if (was !== undefined && d.open !== was) d.open = was;
@@ -89,7 +102,10 @@ export function restoreState(root, state) {
     const sel = selectionOf(root);
     if (a && f && sel) {
       try {
-        sel.setBaseAndExtent(a, Math.min(s.anchorOffset, len(a)), f, Math.min(s.focusOffset, len(f)));
+        const anchorOffset = Math.min(s.anchorOffset, len(a));
+        const focusOffset = Math.min(s.focusOffset, len(f));
+        sel.setBaseAndExtent(a, anchorOffset, f, focusOffset);
+        selected = { anchorNode: a, anchorOffset, focusNode: f, focusOffset };
       } catch {
         // The new content has no such place.
       }
@@ -102,4 +118,5 @@ export function restoreState(root, state) {
       el.scrollLeft = left;
     }
   }
+  return selected;
 }

@@ -34,8 +34,13 @@ cp assets/docstream.css pkg/docstream.css
 # the stylesheet (cem.config.mjs).
 node_modules/.bin/cem analyze --config cem.config.mjs --quiet
 # The stylesheet also as a module the web component adopts (no fetch, so it works in
-# webviews whose CSP forbids connections).
-node -e 'const fs = require("fs"); process.stdout.write("// Generated from assets/docstream.css by scripts/build-wasm.sh.\nexport default " + JSON.stringify(fs.readFileSync(process.argv[1], "utf8")) + ";\n")' assets/docstream.css > pkg/docstream-css.js
+# webviews whose CSP forbids connections), and the standalone page's frame, the CLI's
+# too, for <docstream-view>.page().
+as_module() {
+  node -e 'const fs = require("fs"); process.stdout.write("// Generated from " + process.argv[1] + " by scripts/build-wasm.sh.\nexport default " + JSON.stringify(fs.readFileSync(process.argv[1], "utf8")) + ";\n")' "$1" > "$2"
+}
+as_module assets/docstream.css pkg/docstream-css.js
+as_module assets/page.html pkg/docstream-page.js
 # The syntax highlighter (highlight/, Shiki's grammars): bundled apart, with one chunk per
 # grammar, so the element loads it only when a code block appears.
 node_modules/.bin/esbuild highlight/index.js --bundle --splitting --format=esm --minify \

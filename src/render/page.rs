@@ -1,4 +1,6 @@
-//! A standalone HTML page: styles included, no script needed to read it.
+//! A standalone HTML page: styles included, no script needed to read it. The frame is
+//! `assets/page.html`, which the package's `<docstream-view>.page()` fills too, so the
+//! CLI's pages and the viewer's export are the same page.
 
 use super::escape::escape;
 use super::{RenderOptions, labels::Locale, render_conversation};
@@ -7,19 +9,67 @@ use crate::model::Conversation;
 /// The stylesheet (class names in `docs/classes.md`).
 pub const STYLESHEET: &str = include_str!("../../assets/docstream.css");
 
+/// The page frame, with `{lang}`, `{attributes}`, `{title}`, `{style}` and `{body}` to
+/// fill.
+const FRAME: &str = include_str!("../../assets/page.html");
+
 /// Wraps rendered conversation HTML into a standalone page.
 pub fn wrap_page(body: &str, title: &str, locale: Locale) -> String {
     let lang = match locale {
         Locale::En => "en",
         Locale::De => "de",
     };
-    format!(
-        "<!DOCTYPE html>\n<html lang=\"{lang}\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src https:\">\n<title>{}</title>\n<style>\n{STYLESHEET}/* No script runs on this page: the copy controls are not shown. */\n.ds-page .ds-copy {{ display: none; }}\n</style>\n</head>\n<body class=\"ds-page\">\n{body}</body>\n</html>\n",
-        escape(title)
-    )
+    let title = escape(title);
+    fill_frame(|slot| match slot {
+        "lang" => Some(lang),
+        "attributes" => Some(""),
+        "title" => Some(&title),
+        "style" => Some(STYLESHEET),
+        "body" => Some(body),
+        _ => None,
+    })
+}
+
+/// The frame with each `{slot}` replaced by `value(slot)`, in one pass over the frame
+/// only (a value that holds `{body}` stays as it is); unknown slots are kept.
+fn fill_frame<'a>(value: impl Fn(&str) -> Option<&'a str>) -> String {
+    let mut out = String::with_capacity(FRAME.len() + STYLESHEET.len());
+    let mut rest = FRAME;
+    while let Some(open) = rest.find('{') {
+        let (before, from) = rest.split_at(open);
+        out.push_str(before);
+        let slot = from[1..].find('}').map(|end| &from[1..1 + end]);
+        match slot.and_then(|s| value(s).map(|v| (s, v))) {
+            Some((s, v)) => {
+                out.push_str(v);
+                rest = &from[s.len() + 2..];
+            }
+            None => {
+                out.push('{');
+                rest = &from[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Renders a conversation as a standalone page.
 pub fn render_page(conversation: &Conversation, title: &str, opts: &RenderOptions) -> String {
     wrap_page(&render_conversation(conversation, opts), title, opts.locale)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_frame_is_filled_once() {
+        let page = wrap_page("<p>{title}</p>\n", "a {body} <b>", Locale::De);
+        assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"de\">\n"));
+        assert!(page.contains("<title>a {body} &lt;b&gt;</title>"));
+        assert!(page.contains("<body class=\"ds-page\">\n<p>{title}</p>\n</body>\n</html>\n"));
+        assert!(page.contains(".ds-page .ds-copy { display: none; }"));
+        assert!(page.contains(STYLESHEET));
+    }
 }

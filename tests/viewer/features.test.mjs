@@ -37,8 +37,8 @@ export const tests = [
       await page.keyboard.press('Enter');
       assert.equal(await page.textContent('#search-count'), `1 of ${expected}`);
       const marked = await page.evaluate(() => ({
-        all: CSS.highlights.get('dsv-search').size,
-        current: [...CSS.highlights.get('dsv-search-current')].map((r) => r.startContainer.data.slice(r.startOffset, r.endOffset)),
+        all: CSS.highlights.get('ds-find').size,
+        current: [...CSS.highlights.get('ds-find-current')].map((r) => r.startContainer.data.slice(r.startOffset, r.endOffset)),
       }));
       assert.equal(marked.all, expected);
       assert.deepEqual(marked.current.map((s) => s.toLowerCase()), ['helo']);
@@ -51,7 +51,7 @@ export const tests = [
       await page.fill('#search', 'main() {');
       await page.keyboard.press('Enter');
       const across = await page.evaluate(() => {
-        const r = [...CSS.highlights.get('dsv-search-current')][0];
+        const r = [...CSS.highlights.get('ds-find-current')][0];
         const range = document.createRange();
         range.setStart(r.startContainer, r.startOffset);
         range.setEnd(r.endContainer, r.endOffset);
@@ -63,7 +63,7 @@ export const tests = [
       for (let i = 0; i < expected - 1; i++) await page.keyboard.press('Enter');
       // The current match is in view, inside an opened <details> if it was folded.
       const where = await page.evaluate(() => {
-        const r = [...CSS.highlights.get('dsv-search-current')][0];
+        const r = [...CSS.highlights.get('ds-find-current')][0];
         const range = document.createRange();
         range.setStart(r.startContainer, r.startOffset);
         range.setEnd(r.endContainer, r.endOffset);
@@ -75,7 +75,7 @@ export const tests = [
       assert.equal(where.closed, false);
       await page.keyboard.press('Escape');
       assert.equal(await page.textContent('#search-count'), '');
-      assert.equal(await page.evaluate(() => CSS.highlights.get('dsv-search').size), 0);
+      assert.equal(await page.evaluate(() => CSS.highlights.get('ds-find').size), 0);
     },
   },
   {

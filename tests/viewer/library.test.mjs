@@ -104,7 +104,7 @@ export const tests = [
       await page.waitForFunction(() => document.getElementById('library-results').dataset.query === 'sed -i s/greet');
       await page.click('#library-results a.hit');
       await shownConversation(page, 's-main');
-      const target = await page.waitForFunction(() => document.getElementById('view').shadowRoot.querySelector('.dsv-target')?.textContent);
+      const target = await page.waitForFunction(() => document.getElementById('view').shadowRoot.querySelector('.ds-revealed')?.textContent);
       assert.match(await target.jsonValue(), /sed -i s\/greet\/welcome/);
       assert.match(new URL(page.url()).hash, /^#c=s-main&d=doc_/);
 
@@ -117,7 +117,7 @@ export const tests = [
       assert.equal(back, `#c=s-main&d=${sub.doc}`);
       await page.click('#crumb-links a');
       await shownConversation(page, 's-main');
-      await page.waitForFunction((doc) => document.getElementById('view').shadowRoot.querySelector('.dsv-target')?.dataset.docId === doc, sub.doc);
+      await page.waitForFunction((doc) => document.getElementById('view').shadowRoot.querySelector('.ds-revealed')?.dataset.docId === doc, sub.doc);
 
       // The screenshot of the library for the README.
       await page.click('#crumb-back');

@@ -1,16 +1,9 @@
-// Feeds a transcript into <docstream-view> in slices that give the page back between
-// them, so a 50 MB file loads while the page stays scrollable and answers input.
+// Opens what the viewer shows: a file, pasted text or a URL, as chunks for
+// <docstream-view>'s `stream()`, which loads them in slices that give the page back
+// between them, so a 50 MB file loads while the page stays scrollable.
 
-/** Bytes read from a Blob at a time. */
+/** Bytes read from a Blob at a time (the element pushes them in smaller pieces). */
 const READ = 1 << 20;
-/** Bytes pushed to the element at a time. */
-const PUSH = 32 << 10;
-/**
- * Work done before giving the page a turn, in milliseconds: RAIL's 50 ms slices. Each
- * turn lets the browser lay out and paint what arrived, which costs more as the
- * transcript grows; 16 ms slices made a 15 MB load take 16 s instead of 11 s.
- */
-const BUDGET = 50;
 
 /**
  * Resolves on a later task, after the browser had a chance to handle input and paint.
@@ -49,34 +42,6 @@ async function* bodyChunks(response, keep) {
   } finally {
     reader.releaseLock();
   }
-}
-
-/**
- * Pushes `chunks` into `view` (cleared first) and finishes it.
- * `onProgress(read)` is called as bytes go in; an aborted `signal` stops between
- * slices and rejects with its reason (what was read stays shown).
- */
-export async function feed(view, chunks, { signal, onProgress }) {
-  await view.ready; // the WebAssembly module; pushed chunks would queue until then
-  view.clear();
-  let read = 0;
-  let sliceStart = performance.now();
-  for await (const chunk of chunks) {
-    for (let at = 0; at < chunk.byteLength; at += PUSH) {
-      signal?.throwIfAborted();
-      const piece = chunk.subarray(at, at + PUSH);
-      view.push(piece);
-      read += piece.byteLength;
-      onProgress?.(read);
-      if (performance.now() - sliceStart > BUDGET) {
-        await yieldToPage();
-        sliceStart = performance.now();
-      }
-    }
-  }
-  signal?.throwIfAborted();
-  view.finish();
-  return read;
 }
 
 /**

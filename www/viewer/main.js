@@ -2,10 +2,8 @@
 // progress and cancel, outline, filters, search, replay, export, theme and diff view.
 
 import '../../pkg/define.js';
-import { feed, openSource, formatBytes, yieldToPage } from './load.js';
-import { adoptViewSheet, FILTERS } from './view-sheet.js';
-import { buildOutline, jumpTo } from './outline.js';
-import { Search } from './search.js';
+import { openSource, formatBytes, yieldToPage } from './load.js';
+import { buildOutline } from './outline.js';
 import { Replay } from './replay.js';
 import { exportHtml, exportJson, download } from './export.js';
 import { setupLibrary, isLibrary } from './library/ui.js';
@@ -32,7 +30,8 @@ const state = {
   loaded: false,
 };
 
-const search = new Search(view);
+/** The query the view's marks are for. */
+const search = { query: '', result: null };
 const replay = new Replay(view, onReplay);
 
 // ---- messages -------------------------------------------------------------------
@@ -75,7 +74,7 @@ export async function open(source) {
   state.loading = controller;
   const { signal } = controller;
   replay.pause();
-  search.clear();
+  clearSearch();
   alertBox('');
   state.loaded = false;
   document.body.classList.add('loaded');
@@ -97,17 +96,22 @@ export async function open(source) {
       if (total) ui.progress.value = read;
       ui.progressText.textContent = total ? `${formatBytes(read)} of ${formatBytes(total)}` : formatBytes(read);
     };
-    await feed(view, src.chunks, {
-      signal,
-      onProgress(n) {
-        read = n;
-        const now = performance.now();
-        if (now - lastPaint > 50) {
-          lastPaint = now;
-          showProgress();
-        }
-      },
-    });
+    const onProgress = (e) => {
+      read = e.detail.bytes;
+      const now = performance.now();
+      if (now - lastPaint > 50) {
+        lastPaint = now;
+        showProgress();
+      }
+    };
+    await view.ready; // the WebAssembly module, before the clock of the slices starts
+    view.addEventListener('docstream-progress', onProgress);
+    try {
+      await view.stream(src.chunks, { signal });
+    } finally {
+      view.removeEventListener('docstream-progress', onProgress);
+    }
+    signal.throwIfAborted(); // another file took the view over
     showProgress();
     state.blob = src.blob();
     state.loaded = true;
@@ -136,20 +140,17 @@ export async function open(source) {
 
 /** After a complete load: messages, outline, counts, replay. */
 async function afterLoad(summary) {
-  adoptViewSheet(view);
   await yieldToPage();
-  const root = view.shadowRoot;
-  const turns = root?.querySelectorAll('.ds-turn').length ?? 0;
-  const unknown = [...(root?.querySelectorAll('.ds-error') ?? [])].find((e) =>
-    /UNKNOWN_FORMAT/.test(e.querySelector('.ds-error-code')?.textContent ?? ''),
-  );
+  const { turns } = view.outline();
+  const unknown = turns.some((t) => t.documents.some((d) => d.type === 'error' && /UNKNOWN_FORMAT/.test(d.label)));
   if (state.blob.size === 0) {
     alertBox('The file is empty.', 'There is nothing to show.');
   } else if (unknown) {
-    // The core's details name the formats it knows.
-    const details = unknown.querySelector('.ds-error-details')?.textContent.trim();
+    // The core's details name the formats it knows (a file it could not read holds
+    // nothing else, so its snapshot is small).
+    const details = unknownFormatDetails(view.snapshot());
     alertBox('This file is not in a format docstream reads.', details || 'It is not a Server-Sent Event stream, NDJSON or JSON of a known kind.');
-  } else if (!turns) {
+  } else if (!turns.length) {
     alertBox('Nothing to show.', 'The file was read, but it holds no turns.');
   }
   let detail = '';
@@ -174,6 +175,16 @@ async function afterLoad(summary) {
   setLoading(false);
 }
 
+/** The details of the snapshot's UNKNOWN_FORMAT error, if any. */
+function unknownFormatDetails(conversation) {
+  for (const turn of conversation.turns) {
+    for (const doc of turn.documents ?? []) {
+      if (doc.type === 'error' && /UNKNOWN_FORMAT/.test(doc.metadata?.errorCode ?? '')) return doc.metadata?.details ?? doc.content;
+    }
+  }
+  return '';
+}
+
 /** Prepares replay from the loaded input (once per load). */
 function ensureReplay() {
   const blob = state.blob;
@@ -189,19 +200,17 @@ function ensureReplay() {
 
 /** Outline, filter counts and search after the view changed. */
 function refresh() {
-  adoptViewSheet(view);
   // Rebuilding the outline keeps keyboard focus on the same entry.
   const focused = ui.outlineList.contains(document.activeElement) ? document.activeElement.dataset : null;
-  buildOutline(view, ui.outlineList, ui.outlineSummary);
+  const outline = buildOutline(view, ui.outlineList, ui.outlineSummary);
   if (focused) {
     const sel = `button[data-turn="${focused.turn}"]${focused.doc ? `[data-doc="${CSS.escape(focused.doc)}"]` : ':not([data-doc])'}`;
     ui.outlineList.querySelector(sel)?.focus();
   }
-  const root = view.shadowRoot;
-  const n = (sel) => root?.querySelectorAll(sel).length ?? 0;
-  $('count-thinking').textContent = `(${n('.ds-thinking')})`;
-  $('count-tools').textContent = `(${n('.ds-tool-call')})`;
-  $('count-output').textContent = `(${n('.ds-terminal-command .ds-output')})`;
+  const n = (type) => outline.turns.reduce((k, t) => k + t.documents.filter((d) => d.type === type).length, 0);
+  $('count-thinking').textContent = `(${n('thinking')})`;
+  $('count-tools').textContent = `(${n('tool_call')})`;
+  $('count-output').textContent = `(${n('terminal_command')})`;
   if (search.query) runSearch(false);
 }
 
@@ -284,16 +293,7 @@ document.addEventListener('drop', (e) => {
 
 /** Scrolls to a document or prompt of the shown conversation and marks it. */
 function jumpToAnchor(anchor) {
-  const root = view.shadowRoot;
-  const sel = `[data-doc-id="${CSS.escape(anchor)}"], [data-turn-id="${CSS.escape(anchor)}"]`;
-  const hit = root?.querySelector(sel);
-  const target = hit?.closest('.ds-doc, .ds-turn') ?? hit;
-  if (!target) return;
-  const turn = target.closest('.ds-turn');
-  const doc = target.classList.contains('ds-doc') ? target.dataset.docId : undefined;
-  if (turn) jumpTo(view, turn.dataset.turnIndex, doc);
-  for (let d = target.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true;
-  for (const d of target.querySelectorAll(':scope details')) d.open = true;
+  view.reveal(anchor, { open: true });
 }
 
 const library = setupLibrary({
@@ -343,34 +343,51 @@ applyDiff(ui.diff.value);
 ui.theme.addEventListener('change', () => {
   applyTheme(ui.theme.value);
   store('theme', ui.theme.value);
-  adoptViewSheet(view);
 });
 ui.diff.addEventListener('change', () => {
   applyDiff(ui.diff.value);
   store('diff', ui.diff.value);
-  adoptViewSheet(view);
 });
 
 // ---- filters ------------------------------------------------------------------------
 
-const filterBoxes = { 'hide-thinking': $('show-thinking'), 'hide-tools': $('show-tools'), 'hide-output': $('show-output') };
-for (const [attr, box] of Object.entries(filterBoxes)) {
-  if (!(attr in FILTERS)) continue;
+/** Each box shows a part the element's `hide` can hide. */
+const filterBoxes = { thinking: $('show-thinking'), tools: $('show-tools'), output: $('show-output') };
+for (const box of Object.values(filterBoxes)) {
   box.addEventListener('change', () => {
-    view.toggleAttribute(`data-${attr}`, !box.checked);
+    view.hide = Object.entries(filterBoxes)
+      .filter(([, b]) => !b.checked)
+      .map(([part]) => part)
+      .join(' ');
     if (search.query) runSearch(false);
   });
 }
 
 // ---- search ---------------------------------------------------------------------------
 
+/** "3 of 41" */
 function showCount() {
-  ui.searchCount.textContent = search.label();
+  const r = search.result;
+  let label = '';
+  if (r?.query) {
+    const total = r.capped ? `${r.count}+` : `${r.count}`;
+    label = !r.count ? 'no matches' : r.current < 0 ? `${total} matches` : `${r.current + 1} of ${total}`;
+  }
+  ui.searchCount.textContent = label;
 }
 function runSearch(jump) {
-  adoptViewSheet(view);
-  search.run(ui.search.value.trim());
-  if (jump) search.move(1);
+  search.query = ui.search.value.trim();
+  search.result = view.find(search.query);
+  if (jump) search.result = view.findNext(1);
+  showCount();
+}
+function moveSearch(step) {
+  search.result = view.findNext(step);
+  showCount();
+}
+function clearSearch() {
+  search.query = '';
+  search.result = view.find('');
   showCount();
 }
 let searchTimer = 0;
@@ -382,15 +399,11 @@ ui.searchForm.addEventListener('submit', (e) => {
   e.preventDefault();
   clearTimeout(searchTimer);
   if (search.query !== ui.search.value.trim()) runSearch(true);
-  else {
-    search.move(1);
-    showCount();
-  }
+  else moveSearch(1);
 });
 ui.searchPrev.addEventListener('click', () => {
   if (search.query !== ui.search.value.trim()) runSearch(false);
-  search.move(-1);
-  showCount();
+  moveSearch(-1);
 });
 ui.search.addEventListener('keydown', (e) => {
   if (e.key === 'Enter' && e.shiftKey) {
@@ -398,8 +411,7 @@ ui.search.addEventListener('keydown', (e) => {
     ui.searchPrev.click();
   } else if (e.key === 'Escape') {
     ui.search.value = '';
-    search.clear();
-    showCount();
+    clearSearch();
   }
 });
 document.addEventListener('keydown', (e) => {
@@ -416,7 +428,7 @@ document.addEventListener('keydown', (e) => {
 
 ui.outlineList.addEventListener('click', (e) => {
   const b = e.target.closest('button[data-turn]');
-  if (b) jumpTo(view, b.dataset.turn, b.dataset.doc);
+  if (b) view.reveal({ turn: b.dataset.turn, document: b.dataset.doc });
 });
 
 // ---- replay -------------------------------------------------------------------------
@@ -453,7 +465,6 @@ function onReplay({ position, length, playing, time }) {
   }
 }
 ui.play.addEventListener('click', async () => {
-  adoptViewSheet(view);
   await ensureReplay();
   replay.toggle();
 });
@@ -489,7 +500,6 @@ ui.exportJson.addEventListener('click', () => {
 
 async function start() {
   await customElements.whenDefined('docstream-view');
-  adoptViewSheet(view);
   const src = new URLSearchParams(location.search).get('src');
   if (src) {
     ui.url.value = src;

@@ -1,61 +1,47 @@
-// The outline beside the transcript, read from the rendered DOM of <docstream-view>:
-// one entry per user prompt and, under it, the file edits, terminal commands and plans
-// of the answers that follow, with counts. Activating an entry scrolls there.
+// The outline beside the transcript, from <docstream-view>'s `outline()`: one entry per
+// user prompt and, under it, the file edits, terminal commands and plans of the answers
+// that follow, with counts. Activating an entry reveals it in the view.
 
-const KINDS = [
-  { cls: 'ds-file-edit', kind: 'edit', one: 'edit', many: 'edits', label: (d) => text(d, '.ds-path') || 'file edit' },
-  { cls: 'ds-terminal-command', kind: 'run', one: 'command', many: 'commands', label: (d) => (text(d, '.ds-command') || 'command').replace(/^\$\s*/, '') },
-  { cls: 'ds-plan', kind: 'plan', one: 'plan', many: 'plans', label: (d) => text(d, '.ds-plan-title') || 'plan' },
-];
+/** The documents listed, by type. */
+const KINDS = {
+  file_edit: { kind: 'edit', one: 'edit', many: 'edits', fallback: 'file edit' },
+  terminal_command: { kind: 'run', one: 'command', many: 'commands', fallback: 'command' },
+  plan: { kind: 'plan', one: 'plan', many: 'plans', fallback: 'plan' },
+};
 // A file edit that was rejected or failed is listed, but not as an applied edit.
 const NOT_APPLIED = { kind: 'not applied', one: 'edit not applied', many: 'edits not applied' };
-const COUNTED = [...KINDS, NOT_APPLIED];
+const COUNTED = [...Object.values(KINDS), NOT_APPLIED];
 
-function notApplied(doc) {
-  return doc.querySelector('.ds-edit-status .ds-status-rejected, .ds-edit-status .ds-status-error') !== null;
-}
-
-function text(el, sel) {
-  return el.querySelector(sel)?.textContent.trim() ?? '';
-}
-
-function short(s, n = 90) {
-  const line = s.replace(/\s+/g, ' ').trim();
-  return line.length > n ? `${line.slice(0, n - 1)}…` : line;
+function short(s, n) {
+  return s.length > n ? `${s.slice(0, n - 1)}…` : s;
 }
 
 function counts(c) {
   return COUNTED.filter((k) => c[k.kind]).map((k) => `${c[k.kind]} ${c[k.kind] === 1 ? k.one : k.many}`).join(' · ');
 }
 
-/** Where an outline entry points: a turn index, and a document id within it. */
-export function targetOf(view, turn, doc) {
-  const t = view.shadowRoot?.querySelector(`.ds-turn[data-turn-index="${turn}"]`);
-  if (!t || doc == null) return t ?? null;
-  return t.querySelector(`.ds-doc[data-doc-id="${CSS.escape(doc)}"]`);
-}
-
-/** Rebuilds the outline list from the view; returns the totals. */
+/** Rebuilds the outline list from the view's outline; returns it. */
 export function buildOutline(view, list, summary) {
-  const root = view.shadowRoot;
+  const outline = view.outline();
   const groups = [];
   let group = null;
-  for (const turn of root ? root.querySelectorAll('.ds-turn') : []) {
-    const index = turn.dataset.turnIndex;
-    if (turn.classList.contains('ds-user') || !group) {
-      const prompt = turn.classList.contains('ds-user') ? text(turn, '.ds-user-content') || 'Prompt' : 'Response';
-      group = { index, label: short(prompt), items: [], count: {} };
+  for (const turn of outline.turns) {
+    if (turn.role === 'user' || !group) {
+      const prompt = turn.role === 'user' ? turn.label || 'Prompt' : 'Response';
+      group = { index: turn.index, label: short(prompt, 90), items: [], count: {} };
       groups.push(group);
     }
-    for (const doc of turn.querySelectorAll(KINDS.map((k) => `.ds-doc.${k.cls}`).join(','))) {
-      const k = KINDS.find((k) => doc.classList.contains(k.cls));
-      const kind = k.kind === 'edit' && notApplied(doc) ? NOT_APPLIED.kind : k.kind;
-      group.items.push({ turn: index, doc: doc.dataset.docId, kind, label: short(k.label(doc), 70) });
+    for (const doc of turn.documents) {
+      const k = KINDS[doc.type];
+      if (!k) continue;
+      const applied = !(doc.type === 'file_edit' && (doc.status === 'rejected' || doc.status === 'error'));
+      const kind = applied ? k.kind : NOT_APPLIED.kind;
+      group.items.push({ turn: turn.index, doc: doc.id, kind, label: short(doc.label || k.fallback, 70) });
       group.count[kind] = (group.count[kind] ?? 0) + 1;
     }
   }
 
-  const total = { turns: groups.length };
+  const total = {};
   const frag = document.createDocumentFragment();
   groups.forEach((g, i) => {
     for (const [k, n] of Object.entries(g.count)) total[k] = (total[k] ?? 0) + n;
@@ -98,18 +84,5 @@ export function buildOutline(view, list, summary) {
   summary.textContent = groups.length
     ? `${groups.length} ${groups.length === 1 ? 'prompt' : 'prompts'}${counts(total) ? ` · ${counts(total)}` : ''}`
     : 'Nothing loaded.';
-  return total;
-}
-
-/** Scrolls to an entry's target and moves focus there (for keyboard users). */
-export function jumpTo(view, turn, doc) {
-  const target = targetOf(view, turn, doc);
-  if (!target) return null;
-  if (!target.hasAttribute('tabindex')) target.setAttribute('tabindex', '-1');
-  target.scrollIntoView({ block: 'start' });
-  target.focus({ preventScroll: true });
-  target.classList.remove('dsv-target');
-  void target.offsetWidth; // restart the flash animation
-  target.classList.add('dsv-target');
-  return target;
+  return outline;
 }
