@@ -27,6 +27,9 @@ module() {
 }
 module convert wasm-convert
 module docstream wasm
+# Fields a snapshot always has are required in the declarations (tsify makes every
+# field a reader may omit optional).
+cargo run -q --example exact_types | node scripts/exact-types.mjs pkg/docstream.d.ts
 node scripts/inline-wasm.mjs
 cp -R pkg-template/. pkg/
 cp assets/docstream.css pkg/docstream.css

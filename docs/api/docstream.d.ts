@@ -81,7 +81,7 @@ export interface UserTurn {
     /**
      * The prompt text.
      */
-    content?: string;
+    content: string;
     /**
      * What the format attaches to it.
      */
@@ -120,15 +120,15 @@ export interface ClarificationQuestion {
     /**
      * Id reported with the choice.
      */
-    id?: string;
+    id: string;
     /**
      * The question.
      */
-    text?: string;
+    text: string;
     /**
      * The options offered.
      */
-    options?: ClarificationOption[];
+    options: ClarificationOption[];
 }
 
 /**
@@ -200,11 +200,11 @@ export interface ClarificationOption {
     /**
      * Id reported when the option is picked.
      */
-    id?: string;
+    id: string;
     /**
      * What the user reads.
      */
-    label?: string;
+    label: string;
 }
 
 /**
@@ -215,19 +215,19 @@ export interface ChatResponse {
     /**
      * Id of this response.
      */
-    id?: string;
+    id: string;
     /**
      * Id of the conversation (session).
      */
-    conversationId?: string;
+    conversationId: string;
     /**
      * Model name as the format reports it.
      */
-    model?: string;
+    model: string;
     /**
      * `agent`, `plan`, `ask` or `debug`.
      */
-    mode?: string;
+    mode: string;
     /**
      * ISO 8601 creation time, where the format carries one.
      */
@@ -235,11 +235,11 @@ export interface ChatResponse {
     /**
      * Progress.
      */
-    status?: ResponseStatus;
+    status: ResponseStatus;
     /**
      * The documents, in order.
      */
-    documents?: Document[];
+    documents: Document[];
     /**
      * Token counts, where reported.
      */
@@ -247,7 +247,7 @@ export interface ChatResponse {
     /**
      * Counts and timings.
      */
-    metadata?: ResponseMetadata;
+    metadata: ResponseMetadata;
     /**
      * For a sub-agent's run: the tool call that started it, in an earlier turn
      * (addition). Only docstream links runs: a saved value is not read back.
@@ -266,7 +266,7 @@ export interface TodoChange {
     /**
      * Its new status.
      */
-    status?: TodoStatus;
+    status: TodoStatus;
     /**
      * Its text, where the update carries it (addition: a todo list written without a
      * plan still shows as a checklist).
@@ -285,15 +285,15 @@ export interface PlanTodo {
     /**
      * What is to be done.
      */
-    content?: string;
+    content: string;
     /**
      * Current status.
      */
-    status?: TodoStatus;
+    status: TodoStatus;
     /**
      * Ids of the todos this one waits for.
      */
-    dependencies?: string[];
+    dependencies: string[];
 }
 
 /**
@@ -370,12 +370,12 @@ export interface ResponseMetadata {
     /**
      * Tool-backed documents in the response.
      */
-    toolCallCount?: number;
+    toolCallCount: number;
     /**
      * Model turns (steps of the agent loop): one, plus one for each return to the model
      * after tool results.
      */
-    turnCount?: number;
+    turnCount: number;
     /**
      * API time, where reported (addition).
      */
@@ -405,7 +405,7 @@ export interface ToolResult {
     /**
      * What the tool returned, kept whole.
      */
-    data?: unknown;
+    data: unknown;
 }
 
 /**
@@ -497,19 +497,19 @@ export interface Diff {
     /**
      * The text replaced.
      */
-    oldString?: string;
+    oldString: string;
     /**
      * The text put in its place.
      */
-    newString?: string;
+    newString: string;
     /**
      * Line of the file where `oldString` starts (1-based).
      */
-    startLine?: number;
+    startLine: number;
     /**
      * Line where `oldString` ends.
      */
-    endLine?: number;
+    endLine: number;
 }
 
 /**
@@ -555,7 +555,7 @@ export interface Subagent {
     /**
      * What it was asked to do, in a few words (the call's `description`).
      */
-    description?: string;
+    description: string;
     /**
      * The kind of agent (`subagent_type`), where the call names one.
      */
@@ -590,7 +590,7 @@ export interface ParentCall {
     /**
      * What the call asked the sub-agent to do, in a few words.
      */
-    description?: string;
+    description: string;
     /**
      * The kind of agent, where the call names one.
      */
@@ -640,15 +640,15 @@ export interface Usage {
     /**
      * Input tokens.
      */
-    promptTokens?: number;
+    promptTokens: number;
     /**
      * Output tokens.
      */
-    completionTokens?: number;
+    completionTokens: number;
     /**
      * Their sum, or what the format reports.
      */
-    totalTokens?: number;
+    totalTokens: number;
     /**
      * Input tokens read from a cache (addition).
      */
@@ -708,7 +708,7 @@ export interface ClarificationMeta {
     /**
      * The questions asked.
      */
-    questions?: ClarificationQuestion[];
+    questions: ClarificationQuestion[];
 }
 
 /**
@@ -718,11 +718,11 @@ export interface CodeBlockMeta {
     /**
      * The fence's language tag.
      */
-    language?: string;
+    language: string;
     /**
      * `new_code`, `example` or `suggestion`.
      */
-    purpose?: string;
+    purpose: string;
 }
 
 /**
@@ -732,19 +732,19 @@ export interface CodeReferenceMeta {
     /**
      * Path of the quoted file.
      */
-    filePath?: string;
+    filePath: string;
     /**
      * First quoted line (1-based).
      */
-    startLine?: number;
+    startLine: number;
     /**
      * Last quoted line.
      */
-    endLine?: number;
+    endLine: number;
     /**
      * Language, from the file's extension where the stream does not say.
      */
-    language?: string;
+    language: string;
 }
 
 /**
@@ -759,15 +759,15 @@ export interface ErrorMeta {
     /**
      * A stable code (`FILE_NOT_FOUND`, `MALFORMED_JSON`, `STREAM_CUT_OFF` …).
      */
-    errorCode?: string;
+    errorCode: string;
     /**
      * What failed: a tool name, `stream`, `model` ….
      */
-    source?: string;
+    source: string;
     /**
      * Where and why, for a person.
      */
-    details?: string;
+    details: string;
 }
 
 /**
@@ -777,15 +777,15 @@ export interface FileEditMeta {
     /**
      * Path of the file.
      */
-    filePath?: string;
+    filePath: string;
     /**
      * What was done to it.
      */
-    operation?: FileOperation;
+    operation: FileOperation;
     /**
      * Language, from the extension.
      */
-    language?: string;
+    language: string;
     /**
      * Old and new text, where both are known.
      */
@@ -855,19 +855,19 @@ export interface PlanMeta {
     /**
      * The plan's title.
      */
-    title?: string;
+    title: string;
     /**
      * A summary (Markdown).
      */
-    overview?: string;
+    overview: string;
     /**
      * The todos, as written.
      */
-    todos?: PlanTodo[];
+    todos: PlanTodo[];
     /**
      * Always `markdown`.
      */
-    format?: string;
+    format: string;
     /**
      * Id of the tool call that wrote the plan (addition).
      */
@@ -886,7 +886,7 @@ export interface TerminalMeta {
     /**
      * The command line.
      */
-    command?: string;
+    command: string;
     /**
      * Where it ran.
      */
@@ -898,7 +898,7 @@ export interface TerminalMeta {
     /**
      * Output (stdout, then stderr where the tool separates them).
      */
-    output?: string;
+    output: string;
     /**
      * How long it ran.
      */
@@ -906,7 +906,7 @@ export interface TerminalMeta {
     /**
      * Permissions the command asked for.
      */
-    permissions?: string[];
+    permissions: string[];
     /**
      * Id of the tool call (addition).
      */
@@ -928,7 +928,7 @@ export interface TextMeta {
     /**
      * `markdown` or `plain`.
      */
-    format?: TextFormat;
+    format: TextFormat;
 }
 
 /**
@@ -956,7 +956,7 @@ export interface TodoUpdateMeta {
     /**
      * The changes.
      */
-    todos?: TodoChange[];
+    todos: TodoChange[];
     /**
      * True when the update merges into the list; false when it replaces it (addition).
      */
@@ -980,15 +980,15 @@ export interface ToolCallMeta {
     /**
      * The tool's name as the format spells it.
      */
-    toolName?: string;
+    toolName: string;
     /**
      * Id pairing start and result.
      */
-    toolCallId?: string;
+    toolCallId: string;
     /**
      * Arguments, kept whole.
      */
-    arguments?: unknown;
+    arguments: unknown;
     /**
      * The result; absent while the call runs.
      */

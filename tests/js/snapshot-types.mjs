@@ -2,7 +2,8 @@
 // (tests/fixtures/**/*.expected.json, the JSON of `snapshot()`) assigned to
 // `Conversation` from the packed package, type-checked strictly. A field the types lack
 // is an excess property, a `null` where the types say optional is an error, and a field
-// typed required but missing is an error.
+// typed required but missing is an error. Then the fields docstream always writes
+// (`cargo run --example exact_types`) must be required in the declarations.
 // Needs a built pkg/ (bash scripts/build-wasm.sh).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,6 +49,22 @@ try {
     process.exit(1);
   }
   console.log(`snapshot-types: ${goldens.length} fixture snapshots type-check as Conversation`);
+
+  // And the fields docstream always writes are required in the declarations (not left
+  // optional, as tsify types every field a reader may omit).
+  const written = JSON.parse(run('cargo', ['run', '-q', '--example', 'exact_types'], root));
+  const dts = readFileSync(join(root, 'pkg/docstream.d.ts'), 'utf8');
+  const optional = [];
+  for (const [type, fields] of Object.entries(written)) {
+    const body = new RegExp(`^export interface ${type}\\b[^{]*\\{\\n([^]*?)\\n\\}`, 'm').exec(dts)?.[1] ?? '';
+    for (const f of fields) if (!new RegExp(`^\\s+${f}:`, 'm').test(body)) optional.push(`${type}.${f}`);
+  }
+  if (optional.length) {
+    console.error(`snapshot-types: always written, but not required in pkg/docstream.d.ts: ${optional.join(', ')}`);
+    process.exit(1);
+  }
+  const count = Object.values(written).flat().length;
+  console.log(`snapshot-types: the ${count} fields a snapshot always has are required in the declarations`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
