@@ -214,3 +214,35 @@ fn long_answers_tables_and_code_stream_in_linear_work() {
     let one_line = "word ".repeat(40_000);
     markdown_case("one 200 KB line", &one_line, 16);
 }
+
+#[test]
+fn a_push_that_ends_many_blocks_is_a_few_records() {
+    let mut prose = String::new();
+    for i in 0..2000 {
+        prose.push_str(&format!("Paragraph {i} of a long answer.\n\n"));
+    }
+    let lines = deltas(&prose, 40);
+    let (first, rest) = lines.split_at(lines.len() / 2);
+    let mut s = DocStream::new(Options {
+        format: Some(Format::CursorStreamJson),
+        ..Options::default()
+    });
+    let mut view = HtmlView::new(RenderOptions::default());
+    let mut w = PatchWriter::new();
+    let mut records = Vec::new();
+    for half in [first, rest] {
+        s.push(&half.concat()).unwrap();
+        let before = w.records();
+        view.update_into(s.conversation(), s.changes(), &mut w);
+        s.clear_changes();
+        records.push(w.records() - before);
+        w.clear();
+    }
+    // The second push ends about 1,000 paragraphs of a document already on the page:
+    // they go out as one append, the tail is emptied once, the turn's header and the
+    // new tail follow.
+    assert!(
+        records[1] <= 8,
+        "records for a push that ended 1,000 blocks: {records:?}"
+    );
+}

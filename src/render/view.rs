@@ -554,7 +554,10 @@ fn grow_markdown(m: &mut MarkdownView, doc: &Document, at: At, r: Render<'_>, w:
         m.tail_start = 0;
         restart_preview(m, at, w);
     }
-    if !m.unsplit {
+    if !m.unsplit && !m.points.is_empty() {
+        // The blocks that ended go out as one append and the tail is emptied once: a
+        // push that ends a thousand blocks is two records, not two thousand.
+        let mut ended = String::new();
         for i in 0..m.points.len() {
             let p = m.points[i];
             let mut r = Render {
@@ -563,17 +566,12 @@ fn grow_markdown(m: &mut MarkdownView, doc: &Document, at: At, r: Render<'_>, w:
                 work,
             };
             r.markdown(&text[m.tail_start..p], &md, &mut m.slugs);
-            w.append_part(at, Part::Blocks, scratch);
+            ended.push_str(scratch);
             m.tail_start = p;
-            if m.read > p {
-                restart_preview(m, at, w);
-            } else {
-                // The preview has not read past the block's end: it ends with it.
-                w.replace_part(at, Part::Tail, "");
-                m.preview = Preview::default();
-                m.read = p;
-            }
         }
+        w.append_part(at, Part::Blocks, &ended);
+        // What the preview showed of the ended blocks is in `ended` now.
+        restart_preview(m, at, w);
     }
     let mut out = TailOut { w, at };
     work.previewed += (text.len() - m.read) as u64;
