@@ -655,9 +655,11 @@ export class DocstreamView extends ElementBase {
     return this.#stream ? this.#stream.html() : '';
   }
 
-  /** The conversation as plain objects (`DocStream.snapshot()`). */
+  /** The conversation as plain objects (`DocStream.snapshot()`); before anything was
+   * read, an empty one (no turns, zero stats). */
   snapshot() {
-    return this.#stream ? this.#stream.snapshot() : { turns: [] };
+    if (this.#stream || this.#createStreamIfReady()) return this.#stream.snapshot();
+    return { turns: [], stats: { events: 0, unknownEvents: 0, badEvents: 0 } };
   }
 
   /**

@@ -28,6 +28,12 @@ export const tests = [
       const page = await openTestPage(context, url);
       await withTools(page);
       const outline = await page.evaluate(() => document.getElementById('v').outline());
+      // Before anything is read, the snapshot is an empty one, stats and all.
+      const empty = await page.evaluate(() => {
+        const view = window.T.make();
+        return { snapshot: view.snapshot(), outline: view.outline() };
+      });
+      assert.deepEqual(empty, { snapshot: { turns: [], stats: { events: 0, unknownEvents: 0, badEvents: 0 } }, outline: { turns: [] } });
       const golden = JSON.parse(readFileSync(`${ROOT}${TOOLS}.expected.json`, 'utf8'));
       assert.deepEqual(
         outline.turns.map((t) => ({ role: t.role, docs: t.documents.map((d) => `${d.type} ${d.id}`) })),
