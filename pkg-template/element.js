@@ -29,6 +29,7 @@ const LABELS = {
     copyMarkdown: 'Copy table as Markdown',
     done: 'Agent response complete',
     failed: 'Agent response ended with an error',
+    jump: 'Jump to latest',
   },
   de: {
     streaming: 'Antwort des Agenten wird empfangen',
@@ -37,6 +38,7 @@ const LABELS = {
     copyMarkdown: 'Tabelle als Markdown kopieren',
     done: 'Antwort des Agenten vollständig',
     failed: 'Antwort des Agenten mit Fehler beendet',
+    jump: 'Zum Neuesten springen',
   },
 };
 
@@ -129,8 +131,14 @@ function shadowOf(host) {
   conversation.className = 'ds-conversation';
   conversation.setAttribute('part', 'conversation');
   conversation.setAttribute('aria-busy', 'false');
-  root.append(live, conversation);
-  return { root, live, conversation };
+  // Shown while the reader is scrolled up and more arrives; sticks to the view's bottom.
+  const jump = document.createElement('button');
+  jump.type = 'button';
+  jump.className = 'ds-jump';
+  jump.setAttribute('part', 'jump-button');
+  jump.hidden = true;
+  root.append(live, conversation, jump);
+  return { root, live, conversation, jump };
 }
 
 /** The WebAssembly module did not load: an `Error` with code `DS_WASM` that names the
@@ -177,6 +185,7 @@ const ElementBase = globalThis.HTMLElement ?? class {};
  * @csspart copy-button - Every copy control.
  * @csspart option - A clarification's option.
  * @csspart status - The polite live region.
+ * @csspart jump-button - "Jump to latest", shown while the reader is scrolled up and more arrives.
  * @csspart diagram - What the `diagrams` hook returned, in place of the code.
  */
 export class DocstreamView extends ElementBase {
@@ -225,6 +234,10 @@ export class DocstreamView extends ElementBase {
   #root;
   #conversation;
   #live;
+  /** The "Jump to latest" button. */
+  #jump;
+  /** An update is being pinned to the bottom (from its flush to the frame after). */
+  #pinning = false;
   #stream = null;
   #ready = null;
   #queue = [];
@@ -265,10 +278,12 @@ export class DocstreamView extends ElementBase {
     } catch {
       this.#internals = null;
     }
-    const { root, live, conversation } = shadowOf(this);
+    const { root, live, conversation, jump } = shadowOf(this);
     this.#root = root;
     this.#live = live;
     this.#conversation = conversation;
+    this.#jump = jump;
+    jump.addEventListener('click', () => this.#jumpToLatest());
     this.#applier = new PatchApplier(this.#conversation, {
       turn: decorateTurn,
       header: (el) => el.setAttribute('part', 'turn-header'),
@@ -278,7 +293,10 @@ export class DocstreamView extends ElementBase {
     this.#colorer = this.#newColorer();
     this.#root.addEventListener('click', (e) => this.#onClick(e));
     if (typeof ResizeObserver === 'function') {
-      const sizes = new ResizeObserver(() => this.#focusableWhenScrolling());
+      const sizes = new ResizeObserver(() => {
+        this.#focusableWhenScrolling();
+        this.#pinAfterLayout();
+      });
       sizes.observe(this);
       sizes.observe(this.#conversation);
     }
@@ -517,6 +535,8 @@ export class DocstreamView extends ElementBase {
       // The latest lines of the thinking in view while it streams.
       if (live?.open && !this.#toggledByReader.has(live)) live.scrollTop = live.scrollHeight;
       this.#schedulePin();
+      // More arrived below where the reader is reading.
+      if (!this.#pinned) this.#showJump(true);
     }
   }
 
@@ -642,6 +662,7 @@ export class DocstreamView extends ElementBase {
     this.#colorer = this.#newColorer();
     this.#finder?.run('');
     this.#pinned = true;
+    this.#showJump(false);
     if (this.#scrollFocus) {
       // Nothing to scroll any more: not a tab stop of the element's making.
       this.#scrollFocus = false;
@@ -1013,20 +1034,50 @@ export class DocstreamView extends ElementBase {
     const top = this.scrollTop;
     const distance = this.scrollHeight - top - this.clientHeight;
     const user = this.#pointerDown || performance.now() - this.#userInputAt < USER_SCROLL_MS;
-    if (distance <= PIN_SLACK) this.#pinned = true;
-    else if (user && top < this.#lastTop - 1) this.#pinned = false;
+    if (distance <= PIN_SLACK) {
+      this.#pinned = true;
+      this.#showJump(false);
+    } else if (user && top < this.#lastTop - 1) this.#pinned = false;
     this.#lastTop = top;
+  }
+
+  #showJump(show) {
+    if (show) this.#jump.textContent = (LABELS[this.locale] ?? LABELS.en).jump;
+    if (this.#jump.hidden === show) this.#jump.hidden = !show;
+  }
+
+  /** Scrolls to the bottom and follows it again. */
+  #jumpToLatest() {
+    this.#pinned = true;
+    this.#showJump(false);
+    this.scrollTop = this.scrollHeight;
+    this.#lastTop = this.scrollTop;
+    this.focus({ preventScroll: true });
   }
 
   #schedulePin() {
     if (!this.#pinned || this.#scrollFrame) return;
+    this.#pinning = true;
     this.#scrollFrame = requestAnimationFrame(() => {
       this.#scrollFrame = 0;
       if (this.#pinned) {
         this.scrollTop = this.scrollHeight;
         this.#lastTop = this.scrollTop;
       }
+      // Until the next frame, a size change is still this update being laid out.
+      requestAnimationFrame(() => {
+        if (!this.#scrollFrame) this.#pinning = false;
+      });
     });
+  }
+
+  /** New content laid out after the pin (documents far from view are laid out only
+   * once they come into view, `content-visibility: auto`): the bottom moved, follow it. */
+  #pinAfterLayout() {
+    if (this.#pinning && this.#pinned && !this.#scrollFrame) {
+      this.scrollTop = this.scrollHeight;
+      this.#lastTop = this.scrollTop;
+    }
   }
 
   #setBusy(busy) {

@@ -216,6 +216,56 @@ export const tests = [
     },
   },
   {
+    name: 'scrolled up while more arrives, "Jump to latest" shows; it takes the reader to the bottom and the view follows again',
+    async run({ context, url }) {
+      const page = await openTestPage(context, url);
+      const line = (i) => `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `Paragraph ${i} of the answer.\n\n` }] }, session_id: 's' })}\n`;
+      await page.evaluate(async (lines) => {
+        const view = window.T.make();
+        view.id = 'v';
+        view.style.height = '200px';
+        await view.ready;
+        for (const l of lines) view.push(l);
+        view.flush();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }, Array.from({ length: 60 }, (_, i) => line(i)));
+      const state = () =>
+        page.evaluate(() => {
+          const view = document.getElementById('v');
+          const jump = view.shadowRoot.querySelector('.ds-jump');
+          return {
+            shown: jump.getClientRects().length > 0,
+            label: jump.textContent,
+            atBottom: view.scrollHeight - view.scrollTop - view.clientHeight < 40,
+          };
+        });
+      assert.deepEqual(await state(), { shown: false, label: '', atBottom: true }, 'following the bottom: no button');
+      // The reader scrolls up (a wheel), then more arrives.
+      await page.locator('#v').hover();
+      await page.mouse.wheel(0, -400);
+      await page.waitForFunction(() => document.getElementById('v').scrollTop < document.getElementById('v').scrollHeight - 400);
+      await page.evaluate(async (lines) => {
+        const view = document.getElementById('v');
+        for (const l of lines) view.push(l);
+        view.flush();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }, Array.from({ length: 20 }, (_, i) => line(60 + i)));
+      const up = await state();
+      assert.deepEqual(up, { shown: true, label: 'Jump to latest', atBottom: false }, 'scrolled up: the button, the view stays put');
+      await page.locator('#v .ds-jump').click();
+      assert.deepEqual(await state(), { shown: false, label: 'Jump to latest', atBottom: true }, 'the button takes the reader down');
+      await page.evaluate(async (lines) => {
+        const view = document.getElementById('v');
+        for (const l of lines) view.push(l);
+        view.flush();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      }, Array.from({ length: 20 }, (_, i) => line(80 + i)));
+      const after = await state();
+      assert.deepEqual({ shown: after.shown, atBottom: after.atBottom }, { shown: false, atBottom: true }, 'and the view follows the bottom again');
+      await assertClean(page);
+    },
+  },
+  {
     name: 'stream() pushes a large chunk in pieces, giving the page turns, to the DOM of a one-shot load',
     async run({ context, url }) {
       const page = await openTestPage(context, url);
