@@ -1,4 +1,4 @@
-import type { Conversation } from './docstream.js';
+import type { Conversation, DocumentType } from './docstream.js';
 
 /** `docstream-choice`: a clarification option was picked. */
 export interface DocstreamChoiceDetail {
@@ -34,7 +34,7 @@ export interface DocstreamOutlineDocument {
   /** Its `data-doc-id`. */
   id: string;
   /** Its document type, as the snapshot names it (`text`, `file_edit`, `terminal_command`, `tool_call`, …). */
-  type: string;
+  type: DocumentType;
   /** Its header's words on one line (a file edit's path, a command, a tool's name and
    * summary, a plan's title, an error's code), '' when it has none. */
   label: string;

@@ -1,6 +1,6 @@
 //! Wire formats: one module per format, each turning its payloads into normalised
-//! [`Event`](crate::normalize::Event)s. Adding a format is one module here, one variant
-//! of [`Format`] and one line of detection in [`detect`].
+//! [`Event`](crate::normalize::Event)s. Adding a format is one module here, one line of
+//! the `formats!` table and one line of detection in [`detect`].
 
 mod anthropic;
 mod apply_patch;
@@ -24,52 +24,103 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, codes};
 use crate::normalize::{ErrorInfo, Event, Sink};
 
-/// The formats docstream reads. Serialised as its [`name`](Format::name) (the names
-/// are the variants in kebab case; a test keeps the two equal).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
-#[serde(rename_all = "kebab-case")]
-#[non_exhaustive]
-pub enum Format {
+/// The formats, written once: each line gives the variant of [`Format`], its name, how
+/// it is framed, whether naming it fixes that framing (`fixed`) or it comes in several
+/// and is still `detected` from the first bytes (SSE, NDJSON, a JSON array), and a
+/// fresh adapter for it.
+macro_rules! formats {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal, $framing:ident, $named:ident, $adapter:expr;)*) => {
+        /// The formats docstream reads. Serialised as its [`name`](Format::name) (the names
+        /// are the variants in kebab case; a test keeps the two equal).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+        #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
+        #[serde(rename_all = "kebab-case")]
+        #[non_exhaustive]
+        pub enum Format {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Format {
+            /// Every format name accepted by [`Format::parse`], `auto` aside.
+            pub const NAMES: &'static [&'static str] = &[$($name,)*];
+
+            const ALL: &'static [Format] = &[$(Format::$variant,)*];
+
+            /// The format's name (`cursor-stream-json` …).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Format::$variant => $name,)*
+                }
+            }
+
+            /// How this format is usually framed.
+            pub fn framing(self) -> Framing {
+                match self {
+                    $(Format::$variant => Framing::$framing,)*
+                }
+            }
+
+            /// The framing used when the caller names this format: `None` for formats
+            /// that come in several framings (SSE, NDJSON, a JSON array), which are then
+            /// detected from the first bytes as usual.
+            pub fn named_framing(self) -> Option<Framing> {
+                match self {
+                    $(Format::$variant => formats!(@named $named, Framing::$framing),)*
+                }
+            }
+
+            /// A fresh adapter for this format.
+            pub(crate) fn adapter(self) -> Box<dyn Adapter> {
+                match self {
+                    $(Format::$variant => Box::new($adapter),)*
+                }
+            }
+        }
+    };
+    (@named fixed, $framing:expr) => { Some($framing) };
+    (@named detected, $framing:expr) => { None };
+}
+
+formats! {
     /// The document SSE stream of seed 000 §5.
-    DocumentSse,
+    DocumentSse = "document-sse", Sse, fixed, document_sse::DocumentSse::default();
     /// A complete response object (seed 000 §2–4), or a saved docstream conversation.
-    ResponseJson,
+    ResponseJson = "response-json", Values, fixed, response_json::ResponseJson;
     /// Cursor Agent CLI `stream-json` (seed 001), NDJSON.
-    CursorStreamJson,
+    CursorStreamJson = "cursor-stream-json", Lines, fixed, cursor_cli::CursorCli::default();
     /// Cursor Agent CLI `json`: one `result` object (seed 001).
-    CursorJson,
+    CursorJson = "cursor-json", Values, fixed, cursor_cli::CursorCli::default();
     /// The Python wrapper's event variant of the Cursor CLI stream (seed 004).
-    CursorWrapper,
+    CursorWrapper = "cursor-wrapper", Lines, fixed, cursor_cli::CursorCli::default();
     /// An Anthropic message history (seed 002): an array of messages, a request with
     /// `messages`, or one response `message`.
-    AnthropicMessages,
+    AnthropicMessages = "anthropic-messages", Values, fixed, anthropic::Messages;
     /// Anthropic's streamed events (`message_start` … `message_stop`), as SSE, NDJSON
     /// or a JSON array.
-    AnthropicStream,
+    AnthropicStream = "anthropic-stream", Sse, detected, anthropic::Stream::default();
     /// An OpenAI Chat Completions history (seed 002): an array of messages, a request
     /// with `messages`, or one `chat.completion`.
-    OpenaiMessages,
+    OpenaiMessages = "openai-messages", Values, fixed, openai::Messages;
     /// OpenAI `chat.completion.chunk`s, as SSE (ending with `[DONE]`) or NDJSON.
-    OpenaiStream,
+    OpenaiStream = "openai-stream", Sse, detected, openai::Stream::default();
     /// Gemini `streamGenerateContent` events (seed 002), as SSE, NDJSON or a JSON array.
-    GeminiStream,
+    GeminiStream = "gemini-stream", Sse, detected, gemini::GeminiStream::default();
     /// Claude Code `--output-format stream-json` lines.
-    ClaudeCodeStreamJson,
+    ClaudeCodeStreamJson = "claude-code-stream-json", Lines, detected, claude_code::ClaudeCode::default();
     /// A saved Claude Code transcript (`~/.claude/projects/…/*.jsonl`), or saved
     /// stream-json messages.
-    ClaudeCodeTranscript,
+    ClaudeCodeTranscript = "claude-code-transcript", Lines, detected, claude_code::ClaudeCode::transcript();
     /// Cursor's saved conversation (seed 003): `composerData`, or the grouped
     /// `conversation` request form; one whole JSON value.
-    CursorStore,
+    CursorStore = "cursor-store", Values, fixed, cursor_store::CursorStore;
     /// Codex CLI `codex exec --json` lines (`thread.started`, `item.*`, `turn.*`).
-    CodexExecJson,
+    CodexExecJson = "codex-exec-json", Lines, fixed, codex::exec::CodexExec::default();
     /// A saved Codex CLI session (`~/.codex/sessions/…/rollout-*.jsonl`).
-    CodexSession,
+    CodexSession = "codex-session", Lines, fixed, codex::session::CodexSession::default();
     /// Gemini CLI `--output-format stream-json` lines.
-    GeminiCliStreamJson,
+    GeminiCliStreamJson = "gemini-cli-stream-json", Lines, fixed, gemini_cli::GeminiCli::default();
     /// Gemini CLI `--output-format json`: one object.
-    GeminiCliJson,
+    GeminiCliJson = "gemini-cli-json", Values, fixed, gemini_cli::GeminiCli::default();
 }
 
 /// How a format's bytes are cut into payloads.
@@ -84,50 +135,6 @@ pub enum Framing {
 }
 
 impl Format {
-    /// Every format name accepted by [`Format::parse`], `auto` aside.
-    pub const NAMES: &'static [&'static str] = &[
-        "document-sse",
-        "response-json",
-        "cursor-stream-json",
-        "cursor-json",
-        "cursor-wrapper",
-        "anthropic-messages",
-        "anthropic-stream",
-        "openai-messages",
-        "openai-stream",
-        "gemini-stream",
-        "claude-code-stream-json",
-        "claude-code-transcript",
-        "cursor-store",
-        "codex-exec-json",
-        "codex-session",
-        "gemini-cli-stream-json",
-        "gemini-cli-json",
-    ];
-
-    /// The format's name (`cursor-stream-json` …).
-    pub fn name(self) -> &'static str {
-        match self {
-            Format::DocumentSse => "document-sse",
-            Format::ResponseJson => "response-json",
-            Format::CursorStreamJson => "cursor-stream-json",
-            Format::CursorJson => "cursor-json",
-            Format::CursorWrapper => "cursor-wrapper",
-            Format::AnthropicMessages => "anthropic-messages",
-            Format::AnthropicStream => "anthropic-stream",
-            Format::OpenaiMessages => "openai-messages",
-            Format::OpenaiStream => "openai-stream",
-            Format::GeminiStream => "gemini-stream",
-            Format::ClaudeCodeStreamJson => "claude-code-stream-json",
-            Format::ClaudeCodeTranscript => "claude-code-transcript",
-            Format::CursorStore => "cursor-store",
-            Format::CodexExecJson => "codex-exec-json",
-            Format::CodexSession => "codex-session",
-            Format::GeminiCliStreamJson => "gemini-cli-stream-json",
-            Format::GeminiCliJson => "gemini-cli-json",
-        }
-    }
-
     /// Parses a format name; `auto` gives `None` (detect from the first bytes).
     pub fn parse(name: &str) -> Result<Option<Format>, Error> {
         if name == "auto" {
@@ -138,81 +145,6 @@ impl Format {
             .position(|n| *n == name)
             .map(|i| Some(Format::ALL[i]))
             .ok_or_else(|| Error::UnknownFormat(name.to_owned()))
-    }
-
-    const ALL: [Format; 17] = [
-        Format::DocumentSse,
-        Format::ResponseJson,
-        Format::CursorStreamJson,
-        Format::CursorJson,
-        Format::CursorWrapper,
-        Format::AnthropicMessages,
-        Format::AnthropicStream,
-        Format::OpenaiMessages,
-        Format::OpenaiStream,
-        Format::GeminiStream,
-        Format::ClaudeCodeStreamJson,
-        Format::ClaudeCodeTranscript,
-        Format::CursorStore,
-        Format::CodexExecJson,
-        Format::CodexSession,
-        Format::GeminiCliStreamJson,
-        Format::GeminiCliJson,
-    ];
-
-    /// How this format is usually framed.
-    pub fn framing(self) -> Framing {
-        match self {
-            Format::DocumentSse => Framing::Sse,
-            Format::ResponseJson | Format::CursorJson => Framing::Values,
-            Format::CursorStreamJson | Format::CursorWrapper => Framing::Lines,
-            Format::AnthropicMessages | Format::OpenaiMessages => Framing::Values,
-            Format::AnthropicStream | Format::OpenaiStream | Format::GeminiStream => Framing::Sse,
-            Format::ClaudeCodeStreamJson | Format::ClaudeCodeTranscript => Framing::Lines,
-            Format::CursorStore => Framing::Values,
-            Format::CodexExecJson | Format::CodexSession | Format::GeminiCliStreamJson => {
-                Framing::Lines
-            }
-            Format::GeminiCliJson => Framing::Values,
-        }
-    }
-
-    /// The framing used when the caller names this format: `None` for formats that
-    /// come in several framings (SSE, NDJSON, a JSON array), which are then detected
-    /// from the first bytes as usual.
-    pub fn named_framing(self) -> Option<Framing> {
-        match self {
-            Format::AnthropicStream
-            | Format::OpenaiStream
-            | Format::GeminiStream
-            | Format::ClaudeCodeStreamJson
-            | Format::ClaudeCodeTranscript => None,
-            other => Some(other.framing()),
-        }
-    }
-
-    /// A fresh adapter for this format.
-    pub(crate) fn adapter(self) -> Box<dyn Adapter> {
-        match self {
-            Format::DocumentSse => Box::new(document_sse::DocumentSse::default()),
-            Format::ResponseJson => Box::new(response_json::ResponseJson),
-            Format::CursorStreamJson | Format::CursorJson | Format::CursorWrapper => {
-                Box::new(cursor_cli::CursorCli::default())
-            }
-            Format::AnthropicMessages => Box::new(anthropic::Messages),
-            Format::AnthropicStream => Box::new(anthropic::Stream::default()),
-            Format::OpenaiMessages => Box::new(openai::Messages),
-            Format::OpenaiStream => Box::new(openai::Stream::default()),
-            Format::GeminiStream => Box::new(gemini::GeminiStream::default()),
-            Format::ClaudeCodeStreamJson => Box::new(claude_code::ClaudeCode::default()),
-            Format::ClaudeCodeTranscript => Box::new(claude_code::ClaudeCode::transcript()),
-            Format::CursorStore => Box::new(cursor_store::CursorStore),
-            Format::CodexExecJson => Box::new(codex::exec::CodexExec::default()),
-            Format::CodexSession => Box::new(codex::session::CodexSession::default()),
-            Format::GeminiCliStreamJson | Format::GeminiCliJson => {
-                Box::new(gemini_cli::GeminiCli::default())
-            }
-        }
     }
 }
 

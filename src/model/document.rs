@@ -52,6 +52,18 @@ macro_rules! document_types {
             }
         }
 
+        /// The TypeScript declarations of `Document` (one `DocumentOf` per type, with its
+        /// metadata's interface) and `DocumentType`, from this table, for `docstream.d.ts`.
+        pub const DOCUMENT_TYPES_TS: &str = concat!(
+            "/** One document of a response (seed 000 §3): its `type` decides its `metadata`. */\n",
+            "export type Document =",
+            $("\n  | DocumentOf<\"", $wire, "\", ", stringify!($meta), ">",)*
+            ";\n\n/** The document types (seed 000 §6, plus `thinking`). */\n",
+            "export type DocumentType =",
+            $("\n  | \"", $wire, "\"",)*
+            ";\n"
+        );
+
         /// A document's type-specific metadata; the variant is the document's type.
         #[derive(Debug, Clone, PartialEq)]
         pub enum Meta {

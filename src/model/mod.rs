@@ -13,8 +13,8 @@ pub use conversation::{
 };
 pub use document::{
     ApprovalStatus, CallStatus, ClarificationMeta, ClarificationOption, ClarificationQuestion,
-    CodeBlockMeta, CodeReferenceMeta, Diff, Document, DocumentType, ErrorMeta, FileEditMeta,
-    FileOperation, Meta, PlanApproval, PlanMeta, PlanTodo, Subagent, TerminalMeta, TextFormat,
-    TextMeta, ThinkingMeta, TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta, ToolResult,
-    meta_from_value,
+    CodeBlockMeta, CodeReferenceMeta, DOCUMENT_TYPES_TS, Diff, Document, DocumentType, ErrorMeta,
+    FileEditMeta, FileOperation, Meta, PlanApproval, PlanMeta, PlanTodo, Subagent, TerminalMeta,
+    TextFormat, TextMeta, ThinkingMeta, TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta,
+    ToolResult, meta_from_value,
 };

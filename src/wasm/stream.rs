@@ -17,6 +17,10 @@ use crate::{Format, Limits, Options};
 #[wasm_bindgen(typescript_custom_section)]
 const DOCUMENT_TS: &str = include_str!("document.d.ts");
 
+/// `Document` and `DocumentType`, from the table of document types.
+#[wasm_bindgen(typescript_custom_section)]
+const DOCUMENT_TYPES_TS: &str = crate::model::DOCUMENT_TYPES_TS;
+
 /// How much HTML `html()` writes before handing it to JavaScript.
 const HTML_PIECE_BYTES: usize = 64 * 1024;
 
