@@ -2,7 +2,7 @@
 // package.json's `customElements`) against the element as it runs: its tag, every
 // observed attribute, every public property, every part the shadow DOM carries after
 // rendering every document type, every custom property the stylesheet uses, and the
-// events the declarations type.
+// events the declarations type; and the package README names every one of them.
 import assert from 'node:assert/strict';
 import { readRoot } from './harness.mjs';
 import { assertClean, openTestPage } from './element.test.mjs';
@@ -49,6 +49,8 @@ async function facts(inputs) {
     typeParts: [...typeParts],
     cssProperties: decl?.cssProperties.map((p) => p.name),
     usedProperties: [...used],
+    members: decl?.members.filter((m) => !m.static && m.privacy !== 'private' && !m.name.startsWith('#')).map((m) => m.name),
+    readme: await (await fetch('/pkg/README.md')).text(),
   };
 }
 
@@ -73,6 +75,11 @@ export const tests = [
       for (const p of f.shownParts) assert.ok(f.parts.includes(p), `part "${p}" shown but not in the manifest: ${f.parts}`);
       assert.ok(f.typeParts.length >= 8, `document type parts seen: ${f.typeParts}`);
       for (const p of f.usedProperties) assert.ok(f.cssProperties.includes(p), `${p} used by the stylesheet but not in the manifest`);
+      // The package README documents every one of them.
+      const undocumented = [...f.attributes, ...f.members, ...f.events, ...f.parts, ...f.cssProperties].filter(
+        (name) => !new RegExp(`(^|[^\\w-])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\w-]|$)`).test(f.readme),
+      );
+      assert.deepEqual(undocumented, [], 'attributes, properties, methods, events, parts and custom properties the package README does not name');
       await assertClean(page);
     },
   },
