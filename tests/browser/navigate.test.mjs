@@ -266,6 +266,63 @@ export const tests = [
     },
   },
   {
+    name: 'keyboard only: Tab reaches every control of every document type, and Enter works each kind',
+    async run({ context, url }) {
+      const page = await openTestPage(context, url);
+      const text = readFileSync(`${ROOT}tests/fixtures/response-json/every-type.json`, 'utf8');
+      const table = '{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"| a | b |\\n|---|---|\\n| 1 | 2 |\\n\\nafter"}]},"session_id":"s"}\n';
+      await page.evaluate(async ([text, table]) => {
+        const every = window.T.make({ format: 'response-json' });
+        every.id = 'k';
+        await every.load(text);
+        const tables = window.T.make();
+        tables.id = 't';
+        await tables.load(table);
+      }, [text, table]);
+      // Every control shown, in both views, in document order.
+      const controls = await page.evaluate(() =>
+        ['k', 't'].flatMap((id) =>
+          [...document.getElementById(id).shadowRoot.querySelectorAll('button, summary, [tabindex="0"]')]
+            .filter((e) => e.getClientRects().length > 0)
+            .map((e) => `${id} ${e.tagName.toLowerCase()} ${e.className} ${e.textContent.trim().slice(0, 30)}`),
+        ),
+      );
+      for (const k of ['summary', 'ds-copy', 'ds-option', 'ds-copy-table', 'ds-output']) {
+        assert.ok(controls.some((c) => c.split(' ').includes(k)), `a ${k} among the controls: ${controls}`);
+      }
+      const reached = new Set();
+      for (let i = 0; i < controls.length * 3 + 20 && reached.size < controls.length; i++) {
+        await page.keyboard.press('Tab');
+        const at = await page.evaluate(() => {
+          const host = document.activeElement;
+          const e = host?.shadowRoot?.activeElement;
+          return e ? `${host.id} ${e.tagName.toLowerCase()} ${e.className} ${e.textContent.trim().slice(0, 30)}` : null;
+        });
+        if (at) reached.add(at);
+      }
+      assert.deepEqual(controls.filter((c) => !reached.has(c)), [], 'controls Tab never reached');
+      // Enter on a copy button copies (the event fires first), on an option chooses.
+      const press = async (selector) => {
+        await page.evaluate((sel) => {
+          window.T.events.length = 0;
+          document.getElementById('k').shadowRoot.querySelector(sel).focus();
+        }, selector);
+        await page.keyboard.press('Enter');
+        return page.evaluate(() => window.T.events.map((e) => e.type));
+      };
+      assert.ok((await press('.ds-copy')).includes('docstream-copy'), 'Enter on a copy button');
+      assert.ok((await press('.ds-option')).includes('docstream-choice'), 'Enter on an option');
+      const toggled = await page.evaluate(() => {
+        const s = document.getElementById('k').shadowRoot.querySelector('summary');
+        s.focus();
+        return s.parentElement.open;
+      });
+      await page.keyboard.press('Enter');
+      assert.equal(await page.evaluate(() => document.getElementById('k').shadowRoot.querySelector('summary').parentElement.open), !toggled, 'Enter on a summary');
+      await assertClean(page);
+    },
+  },
+  {
     name: 'stream() pushes a large chunk in pieces, giving the page turns, to the DOM of a one-shot load',
     async run({ context, url }) {
       const page = await openTestPage(context, url);
