@@ -703,7 +703,7 @@ export class DocstreamView extends ElementBase {
    * bottom stops until the reader scrolls back down.
    */
   reveal(target, { open = false } = {}) {
-    const el = this.#find(target);
+    const el = this.#targetOf(target);
     if (!el) return false;
     for (let d = el.parentElement?.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true;
     if (open) for (const d of el.querySelectorAll('details')) d.open = true;
@@ -717,7 +717,8 @@ export class DocstreamView extends ElementBase {
     return true;
   }
 
-  #find(target) {
+  /** The turn or document element `reveal()` names, or null. */
+  #targetOf(target) {
     const c = this.#conversation;
     if (typeof target === 'string') {
       const id = CSS.escape(target);

@@ -11,7 +11,7 @@ const LABELS = {
   code_block: (d) => language(d),
   code_reference: (d) => text(d, '.ds-path'),
   error: (d) => text(d, '.ds-error-code'),
-  text: (d) => d.textContent,
+  text: (d) => leadingText(d),
   thinking: (d) => text(d, 'summary'),
 };
 
@@ -20,6 +20,16 @@ const LABEL_MAX = 120;
 
 function text(el, selector) {
   return el.querySelector(selector)?.textContent ?? '';
+}
+
+/** The start of an element's text, enough for a label, without reading the rest (an
+ * answer or a pasted prompt may be megabytes). */
+function leadingText(el) {
+  if (!el) return '';
+  const walker = el.ownerDocument.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
+  let s = '';
+  for (let n = walker.nextNode(); n && s.length < 4 * LABEL_MAX; n = walker.nextNode()) s += n.data;
+  return s;
 }
 
 /** An element's text without its chips (a plan title's "approved"). */
@@ -88,7 +98,7 @@ export function outlineOf(conversation) {
       index: Number(turn.getAttribute('data-turn-index')),
       id: turn.querySelector('[data-turn-id]')?.getAttribute('data-turn-id') ?? '',
       role: user ? 'user' : 'assistant',
-      label: user ? oneLine(text(turn, '.ds-user-content')) : '',
+      label: user ? oneLine(leadingText(turn.querySelector('.ds-user-content'))) : '',
       documents,
     });
   }

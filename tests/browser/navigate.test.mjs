@@ -117,12 +117,7 @@ export const tests = [
         const view = document.getElementById('v');
         const root = view.shadowRoot;
         // The matches, counted from the text shown (controls and folded previews aside).
-        const w = document.createTreeWalker(root.querySelector('.ds-conversation'), NodeFilter.SHOW_TEXT);
-        let expected = 0;
-        for (let t = w.nextNode(); t; t = w.nextNode()) {
-          if (t.parentElement.closest('summary .ds-preview, .ds-copy, [data-ds-ui]')) continue;
-          expected += t.data.toLowerCase().split('helo').length - 1;
-        }
+        const expected = window.T.countText(root.querySelector('.ds-conversation'), 'helo', 'summary .ds-preview, .ds-copy, [data-ds-ui]');
         const found = view.find('HELO');
         const text = (r) => r.startContainer.data.slice(r.startOffset, r.endOffset);
         const steps = [];
@@ -155,12 +150,7 @@ export const tests = [
         const phrase = view.shadowRoot.querySelector('.ds-thinking summary').textContent.trim().split(' ').slice(-2).join(' ');
         const shown = view.find(phrase).count;
         // The phrase's matches outside the thinking (in the text that follows, say).
-        const w = document.createTreeWalker(view.shadowRoot.querySelector('.ds-conversation'), NodeFilter.SHOW_TEXT);
-        let outside = 0;
-        for (let t = w.nextNode(); t; t = w.nextNode()) {
-          if (t.parentElement.closest('.ds-thinking, summary .ds-preview, .ds-copy')) continue;
-          outside += t.data.toLowerCase().split(phrase.toLowerCase()).length - 1;
-        }
+        const outside = window.T.countText(view.shadowRoot.querySelector('.ds-conversation'), phrase, '.ds-thinking, summary .ds-preview, .ds-copy');
         view.hide = 'thinking output';
         const rects = (sel) => [...view.shadowRoot.querySelectorAll(sel)].map((e) => e.getClientRects().length > 0);
         return {
@@ -225,9 +215,7 @@ export const tests = [
         view.id = 'v';
         view.style.height = '200px';
         await view.ready;
-        for (const l of lines) view.push(l);
-        view.flush();
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        await window.T.pushPainted(view, lines);
       }, Array.from({ length: 60 }, (_, i) => line(i)));
       const state = () =>
         page.evaluate(() => {
@@ -244,22 +232,12 @@ export const tests = [
       await page.locator('#v').hover();
       await page.mouse.wheel(0, -400);
       await page.waitForFunction(() => document.getElementById('v').scrollTop < document.getElementById('v').scrollHeight - 400);
-      await page.evaluate(async (lines) => {
-        const view = document.getElementById('v');
-        for (const l of lines) view.push(l);
-        view.flush();
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      }, Array.from({ length: 20 }, (_, i) => line(60 + i)));
+      await page.evaluate((lines) => window.T.pushPainted(document.getElementById('v'), lines), Array.from({ length: 20 }, (_, i) => line(60 + i)));
       const up = await state();
       assert.deepEqual(up, { shown: true, label: 'Jump to latest', atBottom: false }, 'scrolled up: the button, the view stays put');
       await page.locator('#v .ds-jump').click();
       assert.deepEqual(await state(), { shown: false, label: 'Jump to latest', atBottom: true }, 'the button takes the reader down');
-      await page.evaluate(async (lines) => {
-        const view = document.getElementById('v');
-        for (const l of lines) view.push(l);
-        view.flush();
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-      }, Array.from({ length: 20 }, (_, i) => line(80 + i)));
+      await page.evaluate((lines) => window.T.pushPainted(document.getElementById('v'), lines), Array.from({ length: 20 }, (_, i) => line(80 + i)));
       const after = await state();
       assert.deepEqual({ shown: after.shown, atBottom: after.atBottom }, { shown: false, atBottom: true }, 'and the view follows the bottom again');
       await assertClean(page);

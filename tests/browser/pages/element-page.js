@@ -68,5 +68,23 @@ async function waitFor(view, selector) {
   return view.shadowRoot.querySelector(selector) !== null;
 }
 
-window.T = { DocStream, DocstreamView, conv, stripped, parsed, make, waitFor, events, policy };
+/** How often `needle` occurs (case-insensitive) in the text of `root`, text under an
+ * element matching `skip` left out. */
+function countText(root, needle, skip) {
+  const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  let n = 0;
+  for (let t = w.nextNode(); t; t = w.nextNode()) {
+    if (!t.parentElement.closest(skip)) n += t.data.toLowerCase().split(needle.toLowerCase()).length - 1;
+  }
+  return n;
+}
+
+/** Pushes `lines` into `view`, applies them and waits until they are painted. */
+async function pushPainted(view, lines) {
+  for (const l of lines) view.push(l);
+  view.flush();
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+}
+
+window.T = { DocStream, DocstreamView, conv, stripped, parsed, make, waitFor, events, policy, countText, pushPainted };
 window.testReady = true;
