@@ -710,6 +710,15 @@ export class DocstreamView extends ElementBase {
     if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
     this.#pinned = false;
     el.scrollIntoView({ block: 'start' });
+    // Turns and documents far from view were laid out at an estimated size
+    // (`content-visibility: auto`); once those now near it are laid out for real the
+    // target may have moved: scroll to it again then.
+    const top = el.getBoundingClientRect().top;
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        if (el.isConnected && Math.abs(el.getBoundingClientRect().top - top) > 1) el.scrollIntoView({ block: 'start' });
+      }),
+    );
     el.focus({ preventScroll: true });
     el.classList.remove('ds-revealed');
     void el.offsetWidth; // restarts the flash

@@ -151,6 +151,12 @@ export const tests = [
       const button = page.locator('#outline-list > li').nth(mid).locator('ol button').filter({ hasText: 'cargo test' });
       await button.focus();
       await page.keyboard.press('Enter');
+      await page
+        .waitForFunction(() => {
+          const t = document.getElementById('view').shadowRoot.activeElement?.getBoundingClientRect().top;
+          return t >= 0 && t < innerHeight / 2;
+        }, null, { timeout: 2000 })
+        .catch(() => {});
       const target = await page.evaluate(() => {
         const root = document.getElementById('view').shadowRoot;
         const el = root.activeElement;
@@ -162,6 +168,13 @@ export const tests = [
       assert.ok(target.top >= 0 && target.top < target.h / 2, `scrolled to the top part of the window: ${target.top}`);
       // A prompt entry jumps to its turn.
       await page.locator('#outline-list > li').nth(2).locator(':scope > button').click();
+      // Turns far from view are laid out at an estimated size; the view settles a frame on.
+      await page
+        .waitForFunction(() => {
+          const t = document.getElementById('view').shadowRoot.activeElement?.getBoundingClientRect().top;
+          return t >= 0 && t < 400;
+        }, null, { timeout: 2000 })
+        .catch(() => {});
       const turn = await page.evaluate(() => {
         const el = document.getElementById('view').shadowRoot.activeElement;
         return { user: el.classList.contains('ds-user'), top: el.getBoundingClientRect().top, text: el.textContent };
