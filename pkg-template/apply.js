@@ -14,6 +14,7 @@
 // found by their index, not by their position.
 
 import { readSelection, restoreState, takeState } from './keep-state.js';
+import { eachRecord } from './wire.js';
 
 const TAGS = new Set([
   'p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'ul', 'ol', 'li', 'blockquote', 'pre', 'code',
@@ -71,23 +72,10 @@ export class PatchApplier {
   applyWire(wire) {
     this.#selection = undefined;
     let n = 0;
-    let pos = 0;
-    const len = wire.length;
-    while (pos < len) {
-      const nl = wire.indexOf('\n', pos);
-      if (nl < 0) break;
-      const f = wire.slice(pos, nl).split(' ');
-      pos = nl + 1;
-      const op = f[0];
-      let payload = '';
-      if (op !== 'o' && op !== 'c') {
-        const size = Number(f[f.length - 1]);
-        payload = wire.slice(pos, pos + size);
-        pos += size;
-      }
-      this.#apply(op, f, payload);
+    eachRecord(wire, (f, payload) => {
+      this.#apply(f[0], f, payload);
       n++;
-    }
+    });
     return n;
   }
 

@@ -27,6 +27,8 @@ module() {
 }
 module convert wasm-convert
 module docstream wasm
+# push() and finish(): JavaScript on write() and pull() (src/wasm/push.js says why).
+cat src/wasm/push.js >> pkg/docstream.js
 # Fields a snapshot always has are required in the declarations (tsify makes every
 # field a reader may omit optional).
 cargo run -q --example exact_types | node scripts/exact-types.mjs pkg/docstream.d.ts

@@ -1,20 +1,30 @@
 //! The JavaScript API, run as WebAssembly in Node (`cargo test --target
 //! wasm32-unknown-unknown --features wasm,wasm-convert`; the conversions' tests need
 //! `wasm-convert`) and, through `wasm_browser.rs`, in headless
-//! Chromium: push and finish with their patches, applying the patches gives `html()`
+//! Chromium: write, end and pull with their patches (read as `push()` and `finish()`
+//! read them, by the package's wire reader), applying the patches gives `html()`
 //! and the Rust renderer's HTML, chunk invariance on a few fixtures, options, errors
 //! with codes, snapshot shape, diff and plan views, progress text.
 #![cfg(all(target_arch = "wasm32", feature = "wasm"))]
 
 use docstream::render::labels::Locale;
-use docstream::render::patch::{PageModel, Patch};
+use docstream::render::patch::{PageModel, Patch, decode};
 use docstream::render::{
     DiffMode, RenderOptions, diff_view_by_id, plan_view_by_id, progress, render_conversation,
 };
 use docstream::wasm::JsDocStream;
-use js_sys::{Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
+
+#[wasm_bindgen(module = "/pkg-template/wire.js")]
+extern "C" {
+    /// The package's reader of the wire form: the patch objects `push()` and `finish()`
+    /// return (src/wasm/push.js).
+    #[wasm_bindgen(js_name = readPatches)]
+    fn read_patches(wire: &str) -> JsValue;
+}
 
 const TOOLS: &[u8] = include_bytes!("fixtures/cursor-stream-json/tools.jsonl");
 const FIXTURES: [&[u8]; 6] = [
@@ -47,10 +57,31 @@ fn stringify(v: &JsValue) -> String {
     js_sys::JSON::stringify(v).unwrap().as_string().unwrap()
 }
 
-/// The patches a call returned, read back into the Rust type (which checks their shape).
+/// Patch objects read back into the Rust type (which checks their shape).
 fn patches(value: JsValue) -> Vec<Patch> {
     assert!(Array::is_array(&value), "patches are an array");
     serde_json::from_str(&stringify(&value)).expect("patches have the Patch shape")
+}
+
+/// The patches pulled now, as `push()` and `finish()` hand them out: the wire read by
+/// the package's reader, which must give the patches the Rust decoder reads.
+fn pulled(s: &mut JsDocStream) -> Vec<Patch> {
+    let wire = s.pull();
+    let objects = patches(read_patches(&wire));
+    assert_eq!(objects, decode(&wire).unwrap(), "the JS reader of {wire:?}");
+    objects
+}
+
+/// `push(chunk)`: `write` (or `writeText`), then the pulled patches.
+fn push(s: &mut JsDocStream, chunk: &[u8]) -> Vec<Patch> {
+    s.write(chunk).unwrap();
+    pulled(s)
+}
+
+/// `finish()`: `end`, then the pulled patches.
+fn finish(s: &mut JsDocStream) -> Vec<Patch> {
+    s.end().unwrap();
+    pulled(s)
 }
 
 /// The same input read by the Rust library directly.
@@ -67,11 +98,11 @@ fn streamed(input: &[u8], size: usize, options: Option<JsValue>) -> (String, Str
     let mut s = JsDocStream::new(options).unwrap();
     let mut page = PageModel::new();
     for c in input.chunks(size.max(1)) {
-        for p in patches(s.push(Uint8Array::from(c).into()).unwrap()) {
+        for p in push(&mut s, c) {
             page.apply(&p);
         }
     }
-    for p in patches(s.finish().unwrap()) {
+    for p in finish(&mut s) {
         page.apply(&p);
     }
     (
@@ -82,7 +113,7 @@ fn streamed(input: &[u8], size: usize, options: Option<JsValue>) -> (String, Str
 }
 
 /// The same through `write`, `end` and one `pull` every `pull_every` chunks.
-fn pulled(input: &[u8], size: usize, pull_every: usize) -> String {
+fn pulled_every(input: &[u8], size: usize, pull_every: usize) -> String {
     let mut s = JsDocStream::new(None).unwrap();
     let mut page = PageModel::new();
     for (i, c) in input.chunks(size.max(1)).enumerate() {
@@ -100,9 +131,8 @@ fn pulled(input: &[u8], size: usize, pull_every: usize) -> String {
 #[wasm_bindgen_test]
 fn snapshot_has_the_seed_shape() {
     let mut s = JsDocStream::new(None).unwrap();
-    s.push(JsValue::from_str(std::str::from_utf8(TOOLS).unwrap()))
-        .unwrap();
-    s.finish().unwrap();
+    s.write_text(std::str::from_utf8(TOOLS).unwrap()).unwrap();
+    s.end().unwrap();
     assert_eq!(s.format().as_deref(), Some("cursor-stream-json"));
     let snap = s.snapshot().unwrap();
     let turns: Array = get(&snap, "turns").dyn_into().unwrap();
@@ -140,7 +170,7 @@ fn patches_give_html_and_the_rust_rendering_for_every_chunking() {
             assert_eq!(snapshot, whole_snapshot, "chunks of {size}: same snapshot");
             for every in [1, 5] {
                 assert_eq!(
-                    pulled(input, size, every),
+                    pulled_every(input, size, every),
                     one_shot,
                     "chunks of {size}, pulled every {every}: the wire gives the Rust rendering"
                 );
@@ -175,7 +205,7 @@ fn streamed_markdown_appends_blocks_and_matches_the_rust_rendering() {
     let mut s = JsDocStream::new(None).unwrap();
     let mut page = PageModel::new();
     for c in input.chunks(50) {
-        for p in patches(s.push(Uint8Array::from(c).into()).unwrap()) {
+        for p in push(&mut s, c) {
             ops.insert(
                 format!("{p:?}")
                     .split([' ', '{'])
@@ -186,7 +216,7 @@ fn streamed_markdown_appends_blocks_and_matches_the_rust_rendering() {
             page.apply(&p);
         }
     }
-    for p in patches(s.finish().unwrap()) {
+    for p in finish(&mut s) {
         page.apply(&p);
     }
     assert!(
@@ -206,9 +236,9 @@ fn streamed_markdown_appends_blocks_and_matches_the_rust_rendering() {
 fn push_returns_the_patches_of_its_chunk() {
     let mut s = JsDocStream::new(None).unwrap();
     let line = r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Hello"}]}}"#;
-    let first = patches(s.push(JsValue::from_str(line)).unwrap());
+    let first = push(&mut s, line.as_bytes());
     assert!(first.is_empty(), "no line end yet: nothing to render");
-    let second = patches(s.push(JsValue::from_str("\n")).unwrap());
+    let second = push(&mut s, b"\n");
     assert!(
         matches!(second.first(), Some(Patch::InsertTurn { turn: 0, .. })),
         "{second:?}"
@@ -220,12 +250,12 @@ fn push_returns_the_patches_of_its_chunk() {
         "{second:?}"
     );
     // The JS shape: `op` in snake case, then the fields.
-    let raw = s
-        .push(JsValue::from_str(
-            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":" world"}]}}
+    s.write_text(
+        r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":" world"}]}}
 "#,
-        ))
-        .unwrap();
+    )
+    .unwrap();
+    let raw = read_patches(&s.pull());
     let p = Array::from(&raw).get(0);
     assert_eq!(get(&p, "op").as_string().as_deref(), Some("append_text"));
     assert_eq!(get(&p, "turn").as_f64(), Some(0.0));
@@ -233,7 +263,7 @@ fn push_returns_the_patches_of_its_chunk() {
     assert_eq!(get(&p, "part").as_string().as_deref(), Some("tail"));
     assert_eq!(get(&p, "text").as_string().as_deref(), Some(" world"));
     // finish() marks the cut-off response and returns the patches saying so.
-    let last = patches(s.finish().unwrap());
+    let last = finish(&mut s);
     assert!(
         last.iter()
             .any(|p| matches!(p, Patch::InsertDocument { html, .. } if html.contains("ds-error"))),
@@ -261,14 +291,14 @@ fn write_says_when_there_is_something_to_pull() {
 }
 
 #[wasm_bindgen_test]
-fn string_bytes_and_array_buffer_chunks_agree() {
+fn string_and_byte_chunks_agree() {
     let text = std::str::from_utf8(TOOLS).unwrap();
     let mut a = JsDocStream::new(None).unwrap();
-    a.push(JsValue::from_str(text)).unwrap();
-    a.finish().unwrap();
+    a.write_text(text).unwrap();
+    a.end().unwrap();
     let mut b = JsDocStream::new(None).unwrap();
-    b.push(Uint8Array::from(TOOLS).buffer().into()).unwrap();
-    b.finish().unwrap();
+    b.write(TOOLS).unwrap();
+    b.end().unwrap();
     assert_eq!(a.html(), b.html());
     assert_eq!(
         stringify(&a.snapshot().unwrap()),
@@ -301,8 +331,8 @@ fn options_reach_the_renderer() {
     assert!(html.contains("ds-diff-split") && !html.contains("ds-diff-unified"));
 
     let mut s = JsDocStream::new(Some(object(&[("locale", "de".into())]))).unwrap();
-    s.push(Uint8Array::from(TOOLS).into()).unwrap();
-    s.finish().unwrap();
+    s.write(TOOLS).unwrap();
+    s.end().unwrap();
     assert_eq!(
         s.text(),
         progress::progress_lines(native(TOOLS).conversation(), Locale::De)
@@ -325,7 +355,7 @@ fn options_reach_the_renderer() {
         object(&[("allow", Array::of1(&"https://img.example".into()).into())]),
     )]);
     let mut s = JsDocStream::new(Some(allow)).unwrap();
-    s.push(JsValue::from_str(&input)).unwrap();
+    s.write_text(&input).unwrap();
     let html = String::from(s.html());
     assert!(
         html.contains("<img src=\"https://img.example/a.png\""),
@@ -337,23 +367,12 @@ fn options_reach_the_renderer() {
 #[wasm_bindgen_test]
 fn errors_carry_stable_codes() {
     let mut s = JsDocStream::new(None).unwrap();
-    s.finish().unwrap();
-    let err = s.push(JsValue::from_str("{}")).unwrap_err();
+    s.end().unwrap();
+    let err = s.write_text("{}").unwrap_err();
     assert_eq!(code(&err).as_deref(), Some("DS_FINISHED"));
-    assert_eq!(
-        code(&s.finish().unwrap_err()).as_deref(),
-        Some("DS_FINISHED")
-    );
-
-    let mut s = JsDocStream::new(None).unwrap();
-    for bad in [JsValue::from_f64(3.0), JsValue::NULL, Object::new().into()] {
-        assert_eq!(
-            code(&s.push(bad).unwrap_err()).as_deref(),
-            Some("DS_BAD_CHUNK")
-        );
-    }
-    // The stream is still usable after a refused chunk.
-    s.push(JsValue::from_str("")).unwrap();
+    assert_eq!(code(&s.end().unwrap_err()).as_deref(), Some("DS_FINISHED"));
+    // DS_BAD_CHUNK (a chunk of another type) is push()'s, in JavaScript:
+    // tests/js/package-node.mjs.
 
     let unknown = object(&[("format", "no-such-format".into())]);
     let err = JsDocStream::new(Some(unknown)).err().unwrap();
@@ -386,8 +405,8 @@ fn errors_carry_stable_codes() {
 fn limits_apply() {
     let options = object(&[("limits", object(&[("maxEventBytes", 64.into())]))]);
     let mut s = JsDocStream::new(Some(options)).unwrap();
-    s.push(Uint8Array::from(TOOLS).into()).unwrap();
-    s.finish().unwrap();
+    s.write(TOOLS).unwrap();
+    s.end().unwrap();
     let snap = stringify(&s.snapshot().unwrap());
     assert!(snap.contains("EVENT_TOO_LARGE"), "{snap}");
 }
@@ -395,8 +414,8 @@ fn limits_apply() {
 #[wasm_bindgen_test]
 fn diff_and_plan_views_are_the_rust_objects() {
     let mut s = JsDocStream::new(None).unwrap();
-    s.push(Uint8Array::from(TOOLS).into()).unwrap();
-    s.finish().unwrap();
+    s.write(TOOLS).unwrap();
+    s.end().unwrap();
     let rust = native(TOOLS);
     let diff = s.diff_view("doc_005").unwrap();
     assert_eq!(
@@ -634,7 +653,8 @@ fn gemini_stream_to_openai_chunks() {
 
 #[wasm_bindgen_test]
 fn patch_objects_spell_parts_tags_and_attrs_as_serde_does() {
-    // push() builds its patch objects by hand from name(); serde reads them back.
+    // The wire form, and so push()'s patch objects, spell them with name(); serde
+    // reads the objects back.
     use docstream::render::parts::{Attr, Part, Tag};
     let serde_name = |v: serde_json::Value| v.as_str().unwrap().to_owned();
     for p in Part::ALL {

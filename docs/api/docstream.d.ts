@@ -1017,13 +1017,31 @@ export interface DocumentOf<T extends DocumentType, M> {
 }
 
 
+export interface DocStream {
+    /**
+     * Reads a chunk (a `Uint8Array`, an `ArrayBuffer` or a string, cut anywhere) and
+     * returns the patches that bring the page up to date (none while the chunk ends no
+     * line). Throws an `Error` with code `DS_FINISHED` after `finish()`, `DS_BAD_CHUNK`
+     * for any other type of chunk.
+     */
+    push(chunk: Uint8Array | ArrayBuffer | string): Patch[];
+    /**
+     * Ends the stream (a response without its final event is marked cut off) and
+     * returns the last patches. Throws an `Error` with code `DS_FINISHED` when called
+     * twice.
+     */
+    finish(): Patch[];
+}
+
+
 
 /**
  * A live conversation read from a byte stream, and its rendered page
  * (`new DocStream(options)` in JS).
  *
  * Two ways to use it:
- * - `push(chunk)` and `finish()` return the patches as objects: simple;
+ * - `push(chunk)` and `finish()` return the patches as objects: simple (JavaScript on
+ *   the form below, src/wasm/push.js);
  * - `write(chunk)` only reads (it returns whether there is something new to show),
  *   `end()` ends the stream, and `pull()` hands out every patch since the last pull as
  *   one string in the wire form (`applyPatches` of `docstream/apply` applies it): one
@@ -1041,12 +1059,6 @@ export class DocStream {
      * `pull()`. Throws an `Error` with code `DS_FINISHED` when the stream already ended.
      */
     end(): void;
-    /**
-     * Ends the stream (a response without its final event is marked cut off) and
-     * returns the last patches. Throws an `Error` with code `DS_FINISHED` when called
-     * twice.
-     */
-    finish(): Patch[];
     /**
      * The conversation element's HTML, rendered from the state at once: what applying
      * every patch gives once the stream is finished.
@@ -1069,12 +1081,6 @@ export class DocStream {
      * nothing changed); apply it with `applyPatches` of `docstream/apply`.
      */
     pull(): string;
-    /**
-     * Reads a chunk (a `Uint8Array`, an `ArrayBuffer` or a string, cut anywhere) and
-     * returns the patches that bring the page up to date. Throws an `Error` with code
-     * `DS_FINISHED` after `finish()`, `DS_BAD_CHUNK` for any other type of chunk.
-     */
-    push(chunk: Uint8Array | ArrayBuffer | string): Patch[];
     /**
      * The conversation as plain objects (turns; responses in seed 000's shape).
      */
@@ -1106,13 +1112,11 @@ export interface InitOutput {
     readonly __wbg_docstream_free: (a: number, b: number) => void;
     readonly docstream_diffView: (a: number, b: number, c: number) => [number, number, number];
     readonly docstream_end: (a: number) => [number, number];
-    readonly docstream_finish: (a: number) => [number, number, number];
     readonly docstream_format: (a: number) => [number, number];
     readonly docstream_html: (a: number) => any;
     readonly docstream_new: (a: number) => [number, number, number];
     readonly docstream_planView: (a: number, b: number, c: number) => [number, number, number];
     readonly docstream_pull: (a: number) => [number, number];
-    readonly docstream_push: (a: number, b: any) => [number, number, number];
     readonly docstream_snapshot: (a: number) => [number, number, number];
     readonly docstream_text: (a: number) => [number, number];
     readonly docstream_write: (a: number, b: number, c: number) => [number, number, number];

@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 use super::js_error;
 use crate::error::Error;
 use crate::render::labels::Locale;
-use crate::render::patch::{Patch, PatchWriter, decode};
+use crate::render::patch::PatchWriter;
 use crate::render::{
     DiffMode, HtmlView, RenderOptions, diff_view_by_id, plan_view_by_id, progress,
     render_conversation_in_pieces,
@@ -20,6 +20,11 @@ const DOCUMENT_TS: &str = include_str!("document.d.ts");
 /// `Document` and `DocumentType`, from the table of document types.
 #[wasm_bindgen(typescript_custom_section)]
 const DOCUMENT_TYPES_TS: &str = crate::model::DOCUMENT_TYPES_TS;
+
+/// `push()` and `finish()`: JavaScript on `write()` and `pull()` (src/wasm/push.js,
+/// appended to the glue by scripts/build-wasm.sh).
+#[wasm_bindgen(typescript_custom_section)]
+const PUSH_TS: &str = include_str!("push.d.ts");
 
 /// How much HTML `html()` writes before handing it to JavaScript.
 const HTML_PIECE_BYTES: usize = 64 * 1024;
@@ -161,7 +166,8 @@ fn render_options(options: &DocStreamOptions) -> Result<RenderOptions, JsValue> 
 /// (`new DocStream(options)` in JS).
 ///
 /// Two ways to use it:
-/// - `push(chunk)` and `finish()` return the patches as objects: simple;
+/// - `push(chunk)` and `finish()` return the patches as objects: simple (JavaScript on
+///   the form below, src/wasm/push.js);
 /// - `write(chunk)` only reads (it returns whether there is something new to show),
 ///   `end()` ends the stream, and `pull()` hands out every patch since the last pull as
 ///   one string in the wire form (`applyPatches` of `docstream/apply` applies it): one
@@ -171,7 +177,6 @@ pub struct JsDocStream {
     inner: crate::DocStream,
     view: HtmlView,
     wire: PatchWriter,
-    keys: PatchKeys,
 }
 
 #[wasm_bindgen(js_class = DocStream)]
@@ -189,54 +194,7 @@ impl JsDocStream {
             inner: crate::DocStream::new(stream_options(&options)?),
             view: HtmlView::new(render_options(&options)?),
             wire: PatchWriter::new(),
-            keys: PatchKeys::new(),
         })
-    }
-
-    /// Reads a chunk (a `Uint8Array`, an `ArrayBuffer` or a string, cut anywhere) and
-    /// returns the patches that bring the page up to date. Throws an `Error` with code
-    /// `DS_FINISHED` after `finish()`, `DS_BAD_CHUNK` for any other type of chunk.
-    #[wasm_bindgen(unchecked_return_type = "Patch[]")]
-    pub fn push(
-        &mut self,
-        #[wasm_bindgen(unchecked_param_type = "Uint8Array | ArrayBuffer | string")] chunk: JsValue,
-    ) -> Result<JsValue, JsValue> {
-        // Bytes first, the common case: one type check less across the boundary.
-        if let Some(array) = chunk.dyn_ref::<js_sys::Uint8Array>() {
-            self.inner.push(&array.to_vec()).map_err(from_error)?;
-        } else if let Some(text) = chunk.as_string() {
-            self.inner.push_str(&text).map_err(from_error)?;
-        } else if let Some(buffer) = chunk.dyn_ref::<js_sys::ArrayBuffer>() {
-            let bytes = js_sys::Uint8Array::new(buffer).to_vec();
-            self.inner.push(&bytes).map_err(from_error)?;
-        } else {
-            return Err(js_error(
-                "DS_BAD_CHUNK",
-                "push() takes a Uint8Array, an ArrayBuffer or a string",
-            ));
-        }
-        self.patches()
-    }
-
-    /// Ends the stream (a response without its final event is marked cut off) and
-    /// returns the last patches. Throws an `Error` with code `DS_FINISHED` when called
-    /// twice.
-    #[wasm_bindgen(unchecked_return_type = "Patch[]")]
-    pub fn finish(&mut self) -> Result<JsValue, JsValue> {
-        self.inner.finish().map_err(from_error)?;
-        self.patches()
-    }
-
-    fn patches(&mut self) -> Result<JsValue, JsValue> {
-        self.render();
-        let patches = decode(self.wire.as_str()).map_err(|e| {
-            js_error(
-                "DS_INTERNAL",
-                &format!("patch record at {} unreadable", e.offset),
-            )
-        })?;
-        self.wire.clear();
-        Ok(self.keys.patches(&patches))
     }
 
     /// Turns the changes read so far into patches in the wire buffer.
@@ -328,117 +286,5 @@ impl JsDocStream {
     #[wasm_bindgen(getter, unchecked_return_type = "Format | undefined")]
     pub fn format(&self) -> Option<String> {
         self.inner.format().map(|f| f.name().to_owned())
-    }
-}
-
-/// Builds the patch objects `push` and `finish` return, property by property, with the
-/// property names made into JS strings once per stream. The same objects serde would
-/// give (`op` first, then the fields in order; the wasm tests read them back into
-/// [`Patch`]), without a serialiser for JS objects in the module, and as fast as
-/// serde-wasm-bindgen was (JSON text and `JSON.parse` instead cost push() about 45% on
-/// a transcript streamed in 64-byte chunks).
-#[wasm_bindgen]
-extern "C" {
-    /// A plain object whose properties are set as `o[k] = v` (no `Reflect.set` and its
-    /// try/catch).
-    #[wasm_bindgen(extends = js_sys::Object, typescript_type = "object")]
-    type PlainObject;
-    #[wasm_bindgen(method, indexing_setter)]
-    fn set(this: &PlainObject, key: &JsValue, value: JsValue);
-}
-
-struct PatchKeys {
-    op: JsValue,
-    turn: JsValue,
-    index: JsValue,
-    part: JsValue,
-    html: JsValue,
-    tag: JsValue,
-    attr: JsValue,
-    value: JsValue,
-    text: JsValue,
-}
-
-impl PatchKeys {
-    fn new() -> PatchKeys {
-        let key = JsValue::from_str;
-        PatchKeys {
-            op: key("op"),
-            turn: key("turn"),
-            index: key("index"),
-            part: key("part"),
-            html: key("html"),
-            tag: key("tag"),
-            attr: key("attr"),
-            value: key("value"),
-            text: key("text"),
-        }
-    }
-
-    fn patches(&self, patches: &[Patch]) -> JsValue {
-        let array = js_sys::Array::new_with_length(patches.len() as u32);
-        for (i, p) in patches.iter().enumerate() {
-            array.set(i as u32, self.patch(p));
-        }
-        array.into()
-    }
-
-    fn patch(&self, p: &Patch) -> JsValue {
-        let o: PlainObject = js_sys::Object::new().unchecked_into();
-        let set = |k: &JsValue, v: JsValue| o.set(k, v);
-        let num = |n: usize| JsValue::from_f64(n as f64);
-        let str = JsValue::from_str;
-        let (op, turn, index, part) = match p {
-            Patch::InsertTurn { turn, .. } => ("insert_turn", *turn, None, None),
-            Patch::ReplaceTurnHeader { turn, .. } => ("replace_turn_header", *turn, None, None),
-            Patch::InsertDocument { turn, index, .. } => {
-                ("insert_document", *turn, Some(*index), None)
-            }
-            Patch::ReplaceDocument { turn, index, .. } => {
-                ("replace_document", *turn, Some(*index), None)
-            }
-            Patch::AppendPart {
-                turn, index, part, ..
-            } => ("append_part", *turn, Some(*index), Some(*part)),
-            Patch::ReplacePart {
-                turn, index, part, ..
-            } => ("replace_part", *turn, Some(*index), Some(*part)),
-            Patch::OpenElement {
-                turn, index, part, ..
-            } => ("open_element", *turn, Some(*index), Some(*part)),
-            Patch::SetAttr {
-                turn, index, part, ..
-            } => ("set_attr", *turn, Some(*index), Some(*part)),
-            Patch::AppendText {
-                turn, index, part, ..
-            } => ("append_text", *turn, Some(*index), Some(*part)),
-            Patch::CloseElement { turn, index, part } => {
-                ("close_element", *turn, Some(*index), Some(*part))
-            }
-        };
-        set(&self.op, str(op));
-        set(&self.turn, num(turn));
-        if let Some(index) = index {
-            set(&self.index, num(index));
-        }
-        if let Some(part) = part {
-            set(&self.part, str(part.name()));
-        }
-        match p {
-            Patch::InsertTurn { html, .. }
-            | Patch::ReplaceTurnHeader { html, .. }
-            | Patch::InsertDocument { html, .. }
-            | Patch::ReplaceDocument { html, .. }
-            | Patch::AppendPart { html, .. }
-            | Patch::ReplacePart { html, .. } => set(&self.html, str(html)),
-            Patch::OpenElement { tag, .. } => set(&self.tag, str(tag.name())),
-            Patch::SetAttr { attr, value, .. } => {
-                set(&self.attr, str(attr.name()));
-                set(&self.value, str(value));
-            }
-            Patch::AppendText { text, .. } => set(&self.text, str(text)),
-            Patch::CloseElement { .. } => {}
-        }
-        o.into()
     }
 }

@@ -24,7 +24,39 @@ const whole = run(fixture.length);
 assert.deepEqual(whole, golden, 'the package gives the Rust golden');
 for (const size of [1, 3, 64, 1000]) assert.deepEqual(run(size), whole, `chunks of ${size}`);
 
-const s = new DocStream();
-s.finish();
-assert.throws(() => s.push('x'), (e) => e instanceof Error && e.code === 'DS_FINISHED');
+// push() and finish() (JavaScript on write() and pull(), src/wasm/push.js): the same
+// patches for every type of chunk; none while no line ended; the objects' shape.
+{
+  const patchesOf = (chunk) => {
+    const s = new DocStream();
+    const out = [...s.push(chunk), ...s.finish()];
+    s.free();
+    return out;
+  };
+  const bytes = patchesOf(fixture);
+  assert.ok(bytes.length > 0);
+  assert.deepEqual(patchesOf(fixture.toString('utf8')), bytes, 'a string chunk');
+  const buffer = fixture.buffer.slice(fixture.byteOffset, fixture.byteOffset + fixture.length);
+  assert.deepEqual(patchesOf(buffer), bytes, 'an ArrayBuffer chunk');
+
+  const s = new DocStream();
+  const line = (text) => JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } });
+  assert.deepEqual(s.push(line('Hello')), [], 'no line end yet');
+  const first = s.push('\n');
+  assert.equal(first[0].op, 'insert_turn');
+  assert.ok(first.some((p) => p.op === 'insert_document' && p.html.includes('doc_001')), JSON.stringify(first));
+  assert.deepEqual(s.push(`${line(' world')}\n`), [{ op: 'append_text', turn: 0, index: 0, part: 'tail', text: ' world' }]);
+  const last = s.finish();
+  assert.ok(last.some((p) => p.op === 'insert_document' && p.html.includes('ds-error')), 'finish() marks the cut-off response');
+  assert.throws(() => s.push('x'), (e) => e instanceof Error && e.code === 'DS_FINISHED');
+  assert.throws(() => s.finish(), (e) => e instanceof Error && e.code === 'DS_FINISHED');
+  s.free();
+
+  const t = new DocStream();
+  for (const bad of [3, null, undefined, {}, new DataView(new ArrayBuffer(2)), [1, 2]]) {
+    assert.throws(() => t.push(bad), (e) => e instanceof Error && e.code === 'DS_BAD_CHUNK' && /Uint8Array/.test(e.message), String(bad));
+  }
+  assert.deepEqual(t.push(''), [], 'still usable after a refused chunk');
+  t.free();
+}
 console.log('package-node: ok');
