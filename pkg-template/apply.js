@@ -27,7 +27,7 @@ let policy = null;
 
 /** Renderer output is safe by construction (escaped in Rust); under Trusted Types it
  * passes through a policy named `docstream`, when the page's CSP allows one. */
-function trusted(html) {
+export function trusted(html) {
   if (policy === null) {
     policy = false;
     try {

@@ -16,7 +16,8 @@ export interface DocstreamCopyDetail {
  * `DS_BAD_OPTIONS`, `DS_UNKNOWN_FORMAT`, `DS_INTERNAL`) or the element's own:
  * `DS_WASM` (the WebAssembly module did not load; the message names the fixes),
  * `DS_FETCH` (loading `src` failed), `DS_SOURCE` (the stream being read failed),
- * `DS_CLIPBOARD` (writing to the clipboard failed). */
+ * `DS_CLIPBOARD` (writing to the clipboard failed), `DS_DIAGRAM` (the `diagrams` hook
+ * failed), `DS_MATH` (the formulas' module did not load). */
 export interface DocstreamErrorDetail {
   code: string;
   message: string;

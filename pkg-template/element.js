@@ -9,7 +9,7 @@
 import defaultInit, { DocStream as DefaultDocStream } from './docstream.js';
 import css from './docstream-css.js';
 import pageFrame from './docstream-page.js';
-import { PatchApplier } from './apply.js';
+import { PatchApplier, trusted } from './apply.js';
 import { Finder } from './find.js';
 import { outlineOf, documentType } from './outline.js';
 import { Colorer } from './colorer.js';
@@ -20,6 +20,21 @@ import { tableAsMarkdown, tableAsTsv } from './table-copy.js';
 const defaultHighlighter = {
   open: (lang) => import('./highlight/index.js').then((m) => m.open(lang)),
 };
+
+/** TeX to MathML (`math_bg.wasm`), loaded the first time a formula appears. */
+let mathModule = null;
+function loadMath() {
+  mathModule ??= import('./math.js').then(async (m) => {
+    await m.default();
+    return m;
+  });
+  mathModule.catch(() => {
+    mathModule = null;
+  });
+  return mathModule;
+}
+
+const MATHML = 'http://www.w3.org/1998/Math/MathML';
 
 const LABELS = {
   en: {
@@ -167,13 +182,13 @@ const ElementBase = globalThis.HTMLElement ?? class {};
 /**
  * `<docstream-view>`: a coding agent's stream shown as live documents. Attributes are
  * reflected as properties: `src`, `format`, `theme` (`auto|light|dark|vscode`), `diff`
- * (`unified|split`), `allow-images`, `locale`, `highlight` (`off`), `thinking`
- * (`live|open|closed`), `hide` (any of `thinking tools output`).
+ * (`unified|split`), `allow-images`, `locale`, `highlight` (`off`), `math` (`off`),
+ * `thinking` (`live|open|closed`), `hide` (any of `thinking tools output`).
  *
  * @customElement docstream-view
  * @fires {CustomEvent<DocstreamChoiceDetail>} docstream-choice - A clarification option was picked.
  * @fires {CustomEvent<DocstreamCopyDetail>} docstream-copy - Before a copy (cancelable: `preventDefault()` keeps the element off the clipboard).
- * @fires {CustomEvent<DocstreamErrorDetail>} docstream-error - Loading, reading, the clipboard or the diagrams hook failed; `detail.code` says which.
+ * @fires {CustomEvent<DocstreamErrorDetail>} docstream-error - Loading, reading, the clipboard, the diagrams hook or the formulas' module failed; `detail.code` says which.
  * @fires {CustomEvent<DocstreamDoneDetail>} docstream-done - A stream ended; `detail.conversation` is its snapshot.
  * @fires {CustomEvent<DocstreamProgressDetail>} docstream-progress - Bytes pushed so far.
  * @csspart conversation - The list of turns.
@@ -187,9 +202,10 @@ const ElementBase = globalThis.HTMLElement ?? class {};
  * @csspart status - The polite live region.
  * @csspart jump-button - "Jump to latest", shown while the reader is scrolled up and more arrives.
  * @csspart diagram - What the `diagrams` hook returned, in place of the code.
+ * @csspart math - A formula's MathML, shown in place of its TeX.
  */
 export class DocstreamView extends ElementBase {
-  static observedAttributes = ['src', 'format', 'locale', 'theme', 'diff', 'allow-images', 'highlight', 'thinking', 'hide'];
+  static observedAttributes = ['src', 'format', 'locale', 'theme', 'diff', 'allow-images', 'highlight', 'math', 'thinking', 'hide'];
 
   /**
    * Initialises the WebAssembly module (once). `input` is what docstream's `init`
@@ -353,8 +369,8 @@ export class DocstreamView extends ElementBase {
   }
 
   /** `src` loads; `format` or `locale` changed while a `src` is shown loads it again with
-   * them; `theme`, `diff`, `allow-images`, `highlight` and `thinking` apply as the
-   * stylesheet and the next patches read them. */
+   * them; `theme`, `diff`, `allow-images`, `highlight`, `math` and `thinking` apply as
+   * the stylesheet and the next patches read them. */
   attributeChangedCallback(name, old, value) {
     if (name === 'src') {
       if (this.isConnected && value && value !== this.#loadedSrc) this.#loadSrc(value);
@@ -480,6 +496,34 @@ export class DocstreamView extends ElementBase {
         (e) => this.#emit('docstream-error', { code: 'DS_DIAGRAM', message: String(e?.message ?? e) }),
       );
     }
+  }
+
+  /** Formulas (`<code class="ds-math">`, their TeX) also as MathML, unless
+   * `math="off"`: the MathML goes right after the code, which then hides. */
+  #formulas(added) {
+    if (this.getAttribute('math') === 'off') return;
+    const codes = [...within(added, 'code.ds-math')];
+    if (codes.length === 0) return;
+    loadMath().then(
+      (m) => {
+        for (const code of codes) {
+          if (!code.isConnected || code.hasAttribute('data-ds-math')) continue;
+          const mathml = m.texToMathml(code.textContent, code.classList.contains('ds-math-display'));
+          if (!mathml) continue;
+          // Checked MathML (src/render/math.rs): MathML Core elements and layout
+          // attributes only, text escaped.
+          const t = code.ownerDocument.createElement('template');
+          t.innerHTML = trusted(mathml);
+          const math = t.content.firstElementChild;
+          if (!math || math.namespaceURI !== MATHML || t.content.childNodes.length !== 1) continue;
+          math.setAttribute('data-ds-ui', '');
+          math.setAttribute('part', 'math');
+          code.after(math);
+          code.setAttribute('data-ds-math', '');
+        }
+      },
+      (e) => this.#emit('docstream-error', { code: 'DS_MATH', message: String(e?.message ?? e) }),
+    );
   }
 
   #newColorer() {
@@ -946,6 +990,7 @@ export class DocstreamView extends ElementBase {
     this.#touch(el);
     const added = first ? siblingsFrom(first) : [el];
     this.#tableTools(added);
+    this.#formulas(added);
     for (const b of within(added, '.ds-copy')) b.setAttribute('part', 'copy-button');
     for (const o of within(added, '.ds-option')) {
       o.setAttribute('part', 'option');

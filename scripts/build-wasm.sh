@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: cargo (wasm32) → wasm-bindgen --target web →
 # wasm-opt -Oz (npm binaryen) → inline.js (the wasm as base64) → every file of
-# pkg-template/ and assets/docstream.css. Two wasm modules: docstream_bg.wasm (feature
-# `wasm`, the stream and its renderers) and convert_bg.wasm (feature `wasm-convert`, the
-# seed 002 conversions of `docstream/convert`). Prints the sizes (scripts/size.sh).
+# pkg-template/ and assets/docstream.css. Three wasm modules: docstream_bg.wasm (feature
+# `wasm`, the stream and its renderers), convert_bg.wasm (feature `wasm-convert`, the
+# seed 002 conversions of `docstream/convert`) and math_bg.wasm (feature `wasm-math`,
+# TeX to MathML, which the element loads with the first formula). Prints the sizes (scripts/size.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -26,6 +27,7 @@ module() {
     "pkg/${name}_bg.wasm" -o "pkg/${name}_bg.wasm"
 }
 module convert wasm-convert
+module math wasm-math
 module docstream wasm
 # push() and finish(): JavaScript on write() and pull() (src/wasm/push.js says why).
 cat src/wasm/push.js >> pkg/docstream.js
@@ -59,6 +61,7 @@ sizes() { echo "$(wc -c < "$1") bytes, $(gzip -9c "$1" | wc -c) gzip"; }
 echo "pkg/docstream_bg.wasm: $(sizes pkg/docstream_bg.wasm)"
 echo "pkg/docstream.js (JS glue): $(sizes pkg/docstream.js)"
 echo "pkg/convert_bg.wasm (docstream/convert): $(sizes pkg/convert_bg.wasm)"
+echo "pkg/math_bg.wasm (TeX to MathML, loaded with the first formula): $(sizes pkg/math_bg.wasm)"
 echo "pkg/inline.js (glue + wasm as base64): $(sizes pkg/inline.js)"
 echo "pkg/highlight/index.js (highlighter, loaded with the first code block): $(sizes pkg/highlight/index.js)"
 rust=$(ls pkg/highlight/rust-*.js)

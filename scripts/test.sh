@@ -47,7 +47,7 @@ suite "fmt" cargo fmt --check
 suite "clippy" cargo clippy --all-targets -- -D warnings
 suite "clippy (wasm)" cargo clippy --lib "${wasm[@]}" -- -D warnings
 # Each wasm module alone (scripts/build-wasm.sh builds them apart).
-for features in wasm wasm-convert; do
+for features in wasm wasm-convert wasm-math; do
   suite "clippy (wasm, $features alone)" \
     cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features "$features" -- -D warnings
 done

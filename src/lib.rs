@@ -39,5 +39,5 @@ pub use formats::Format;
 pub use limits::Limits;
 pub use stream::{DocStream, Options};
 
-#[cfg(any(feature = "wasm", feature = "wasm-convert"))]
+#[cfg(any(feature = "wasm", feature = "wasm-convert", feature = "wasm-math"))]
 pub mod wasm;

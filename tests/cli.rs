@@ -170,6 +170,37 @@ fn the_standalone_page_has_no_script_and_hides_its_copy_controls() {
     );
 }
 
+#[test]
+fn pages_show_formulas_as_mathml_beside_their_tex() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/cursor-stream-json/math.jsonl"
+    );
+    for args in [
+        &["html", fixture][..],
+        &["html", "--chunk", "7", fixture],
+        &["html", "--no-highlight", fixture],
+    ] {
+        let o = docstream(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        let page = String::from_utf8(o.stdout).unwrap();
+        assert!(
+            page.contains(r#"<code class="ds-math" data-ds-math="">E = mc^2</code><math display="inline"><mi>E</mi>"#),
+            "{args:?}: {page}"
+        );
+        assert!(page.contains(
+            r#"data-ds-math="">\sum_{i=1}^{n} i = \frac{n(n+1)}{2}</code><math display="block">"#
+        ));
+        assert!(
+            page.contains(r#"<code class="ds-math">\frac{a}</code> and"#),
+            "bad TeX stays code"
+        );
+        assert!(page.contains("<mtext>&lt;img src=x onerror=alert(1)&gt;</mtext>"));
+        assert!(!page.contains("<img"), "markup in a formula stays text");
+        assert!(!page.contains(" style="), "no style attributes");
+    }
+}
+
 /// A Cursor `stream-json` transcript of about `size` bytes: prompts, answers streamed in
 /// small deltas (Markdown), shell tool calls with output.
 fn transcript(size: usize) -> String {

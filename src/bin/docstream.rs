@@ -13,12 +13,14 @@
 //! `list`, `export` and `--conversation` read stores (Cursor's `state.vscdb`, Claude
 //! Code's `projects/` folder, folders of transcripts) through [`docstream::library`].
 
+use std::borrow::Cow;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use docstream::convert::request::{self, Dialect};
 use docstream::render::HtmlView;
 use docstream::render::labels::Locale;
+use docstream::render::math::math_html;
 use docstream::render::patch::PageModel;
 use docstream::render::syntax::highlight_html;
 use docstream::render::{RenderOptions, page, progress, render_conversation};
@@ -419,13 +421,14 @@ fn run() -> Result<(), Failure> {
     Ok(())
 }
 
-/// `html` with its code coloured, unless `--no-highlight` said not to.
-fn coloured(html: &str, highlight: bool) -> std::borrow::Cow<'_, str> {
-    if highlight {
-        highlight_html(html)
-    } else {
-        std::borrow::Cow::Borrowed(html)
+/// `html` as a page shows it: formulas also as MathML, and code coloured unless
+/// `--no-highlight` said not to.
+fn coloured(html: &str, highlight: bool) -> Cow<'_, str> {
+    let html = math_html(html);
+    if highlight && let Cow::Owned(coloured) = highlight_html(&html) {
+        return Cow::Owned(coloured);
     }
+    html
 }
 
 /// Writes the standalone page, as [`page::wrap_page`] makes it, around the body that

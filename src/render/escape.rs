@@ -3,6 +3,9 @@
 //! Escaping scans bytes against a table and copies the runs between special bytes in
 //! one piece, so text without markup characters costs one scan and one copy.
 
+#[cfg(any(feature = "highlight", feature = "math"))]
+use std::borrow::Cow;
+
 /// What a special byte becomes; `None` for bytes copied as they are.
 const fn replacement(b: u8) -> Option<&'static str> {
     match b {
@@ -91,6 +94,22 @@ impl Markup for String {
         self.push_str(itoa::Buffer::new().format(n));
         self
     }
+}
+
+/// Text of an HTML text node as docstream escapes it (for the passes over finished
+/// pages: syntax colours, formulas).
+#[cfg(any(feature = "highlight", feature = "math"))]
+pub(crate) fn unescape(s: &str) -> Cow<'_, str> {
+    if !s.contains('&') {
+        return Cow::Borrowed(s);
+    }
+    Cow::Owned(
+        s.replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&"),
+    )
 }
 
 #[cfg(test)]

@@ -53,6 +53,7 @@ fn parser_options() -> Options {
         | Options::ENABLE_STRIKETHROUGH
         | Options::ENABLE_GFM
         | Options::ENABLE_FOOTNOTES
+        | Options::ENABLE_MATH
 }
 
 /// A heading anchor slug: lower-case letters and digits, runs of others become `-`.
@@ -132,6 +133,18 @@ pub fn render_markdown_into(
             Event::End(TagEnd::FootnoteDefinition) => notes.definition_end(&mut out_events),
             Event::Html(h) | Event::InlineHtml(h) => {
                 out_events.push(Event::Text(h.clone()));
+            }
+            // A formula is its TeX as code; where MathML can be had, it is shown beside
+            // (render/math.rs, the element's math module).
+            Event::InlineMath(tex) | Event::DisplayMath(tex) => {
+                let display = matches!(ev, Event::DisplayMath(_));
+                out_events.push(Event::InlineHtml(CowStr::Borrowed(if display {
+                    "<code class=\"ds-math ds-math-display\">"
+                } else {
+                    "<code class=\"ds-math\">"
+                })));
+                out_events.push(Event::Text(tex.clone()));
+                out_events.push(Event::InlineHtml(CowStr::Borrowed("</code>")));
             }
             Event::Start(Tag::HtmlBlock) | Event::End(TagEnd::HtmlBlock) => {
                 // Raw HTML blocks become a paragraph of text.

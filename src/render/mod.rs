@@ -14,6 +14,8 @@ pub mod escape;
 pub mod json;
 pub mod labels;
 pub mod markdown;
+#[cfg(feature = "math")]
+pub mod math;
 pub mod page;
 pub mod parts;
 pub mod patch;

@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
 
-use super::escape::push_escaped;
+use super::escape::{push_escaped, unescape};
 
 /// Lines longer than this are shown plain (minified files), as in the browser.
 const MAX_LINE: usize = 2000;
@@ -258,20 +258,6 @@ fn span(out: &mut String, text: &str, kind: &str) {
     out.push_str("\">");
     push_escaped(out, text);
     out.push_str("</span>");
-}
-
-/// Text of an HTML text node as docstream escapes it.
-fn unescape(s: &str) -> Cow<'_, str> {
-    if !s.contains('&') {
-        return Cow::Borrowed(s);
-    }
-    Cow::Owned(
-        s.replace("&lt;", "<")
-            .replace("&gt;", ">")
-            .replace("&quot;", "\"")
-            .replace("&#39;", "'")
-            .replace("&amp;", "&"),
-    )
 }
 
 const CODE_OPEN: &str = "<code class=\"language-";

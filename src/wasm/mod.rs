@@ -13,15 +13,19 @@
 //! | `DS_BAD_INPUT` | a conversion given input of the wrong shape, or invalid JSON |
 //! | `DS_INTERNAL` | a value that could not cross the boundary (a bug) |
 //!
-//! Two WebAssembly modules are built from this crate: `docstream_bg.wasm` (feature
-//! `wasm`: [`JsDocStream`] and its options) and `convert_bg.wasm` (feature
-//! `wasm-convert`: the conversions of `convert.rs`), so the stream's module carries no
-//! conversion code and a page that only renders never loads the conversions.
+//! Three WebAssembly modules are built from this crate: `docstream_bg.wasm` (feature
+//! `wasm`: [`JsDocStream`] and its options), `convert_bg.wasm` (feature
+//! `wasm-convert`: the conversions of `convert.rs`) and `math_bg.wasm` (feature
+//! `wasm-math`: TeX to MathML, `math.rs`), so the stream's module carries neither and a
+//! page loads them only when it uses them.
 
+#[cfg(any(feature = "wasm", feature = "wasm-convert"))]
 use wasm_bindgen::JsValue;
 
 #[cfg(feature = "wasm-convert")]
 mod convert;
+#[cfg(feature = "wasm-math")]
+mod math;
 #[cfg(feature = "wasm")]
 mod stream;
 
@@ -32,10 +36,13 @@ pub use convert::{
     thinking_enabled_by_default, tool_choice_to_anthropic, tool_choice_to_openai,
     tools_to_anthropic, tools_to_openai,
 };
+#[cfg(feature = "wasm-math")]
+pub use math::tex_to_mathml;
 #[cfg(feature = "wasm")]
 pub use stream::*;
 
 /// A JS `Error` with a `code` property.
+#[cfg(any(feature = "wasm", feature = "wasm-convert"))]
 pub(crate) fn js_error(code: &str, message: &str) -> JsValue {
     let error = js_sys::Error::new(message);
     // Setting a property on a fresh Error object cannot fail.

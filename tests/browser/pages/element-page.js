@@ -33,6 +33,7 @@ function stripped(view) {
     el.removeAttribute('part');
     el.removeAttribute('aria-pressed');
     el.removeAttribute('data-ds-diagram');
+    el.removeAttribute('data-ds-math');
   }
   return copy.innerHTML.trim();
 }
@@ -45,11 +46,11 @@ function parsed(html) {
   return squeeze(t.content.querySelector('.ds-conversation')).innerHTML.trim();
 }
 
-/** A view in the page. Syntax colouring is off unless `attrs.highlight` says otherwise:
- * most tests compare DOMs, and colours arrive when the highlighter has loaded
- * (highlight.test.mjs tests them). */
+/** A view in the page. Syntax colouring and MathML are off unless `attrs.highlight` or
+ * `attrs.math` says otherwise: most tests compare DOMs, and colours and formulas arrive
+ * when their modules have loaded (highlight.test.mjs and math.test.mjs test them). */
 function make(attrs = {}) {
-  attrs = { highlight: 'off', ...attrs };
+  attrs = { highlight: 'off', math: 'off', ...attrs };
   const view = document.createElement('docstream-view');
   for (const [k, v] of Object.entries(attrs)) view.setAttribute(k, v);
   document.getElementById('host').append(view);
