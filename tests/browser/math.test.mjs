@@ -7,7 +7,7 @@ import { assertClean, openTestPage } from './element.test.mjs';
 
 export const tests = [
   {
-    name: 'formulas show as MathML once their block ends; bad TeX stays code; markup in a formula stays text; math="off" keeps code',
+    name: 'formulas show as MathML once their block ends (page() keeps it); bad TeX stays code; markup in a formula stays text; math="off" keeps code',
     async run({ context, url }) {
       const page = await openTestPage(context, url);
       const text = readRoot('tests/fixtures/cursor-stream-json/math.jsonl', 'utf8');
@@ -23,6 +23,7 @@ export const tests = [
         const shown = await T.waitFor(view, 'math[display="block"]');
         const maths = [...root.querySelectorAll('math')];
         const codes = [...root.querySelectorAll('code.ds-math')];
+        const exported = view.page({ title: 'formulas' });
         const off = T.make();
         await off.load(text);
         return {
@@ -35,6 +36,8 @@ export const tests = [
           images: root.querySelectorAll('img').length,
           stripped: T.stripped(view),
           html: T.parsed(view.html()),
+          exportedMaths: (exported.match(/<math /g) ?? []).length,
+          exportedHidden: exported.includes('code.ds-math[data-ds-math] { display: none; }'),
           offMaths: off.shadowRoot.querySelectorAll('math').length,
           offCodes: off.shadowRoot.querySelectorAll('code.ds-math').length,
         };
@@ -57,6 +60,8 @@ export const tests = [
         assert.notEqual(byTex[tex].display, 'none', `${tex} is visible`);
       }
       assert.equal(r.stripped, r.html, 'without the MathML the view is html()');
+      assert.equal(r.exportedMaths, 3, 'page() keeps the MathML');
+      assert.ok(r.exportedHidden, "page()'s stylesheet hides the formulas' code");
       assert.equal(r.offMaths, 0);
       assert.equal(r.offCodes, 5);
       await assertClean(page);
