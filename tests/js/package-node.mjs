@@ -2,7 +2,9 @@
 // check the snapshot against the one-shot result and the Rust golden.
 import { readFileSync } from 'node:fs';
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
 import init, { DocStream } from '../../pkg/docstream.js';
+import { readPatches } from '../../pkg/wire.js';
 
 const root = new URL('../../', import.meta.url);
 await init({ module_or_path: readFileSync(new URL('pkg/docstream_bg.wasm', root)) });
@@ -59,4 +61,38 @@ for (const size of [1, 3, 64, 1000]) assert.deepEqual(run(size), whole, `chunks 
   assert.deepEqual(t.push(''), [], 'still usable after a refused chunk');
   t.free();
 }
+// push() gives exactly the patches of write() and a pull() after every chunk that
+// changed something, read by the wire reader, for every fixture and cut (text and
+// bytes mixed at 7 bytes).
+{
+  const dir = new URL('tests/fixtures/', root);
+  const inputs = readdirSync(dir, { recursive: true })
+    .filter((f) => /\.(jsonl|ndjson|sse|json)$/.test(f) && !/\.expected\./.test(f))
+    .map((f) => [f, readFileSync(new URL(f, dir))]);
+  assert.ok(inputs.length > 40, `${inputs.length} fixtures`);
+  for (const [name, bytes] of inputs) {
+    for (const size of [1, 7, 16, 64]) {
+      const pushed = new DocStream();
+      const pulled = new DocStream();
+      const a = [];
+      const b = [];
+      for (let i = 0; i < bytes.length; i += size) {
+        const piece = bytes.subarray(i, i + size);
+        // At 7 bytes, ASCII pieces go as text: text and bytes mix.
+        const ps = pushed.push(size === 7 && piece.every((x) => x < 128) ? piece.toString() : piece);
+        a.push(...ps);
+        if (pulled.write(piece)) b.push(...readPatches(pulled.pull()));
+      }
+      a.push(...pushed.finish());
+      pulled.end();
+      b.push(...readPatches(pulled.pull()));
+      const where = `${name} in chunks of ${size}`;
+      assert.equal(JSON.stringify(a), JSON.stringify(b), `${where}: the same patches`);
+      assert.equal(pushed.html(), pulled.html(), where);
+      pushed.free();
+      pulled.free();
+    }
+  }
+}
+
 console.log('package-node: ok');
