@@ -24,13 +24,16 @@ const defaultHighlighter = {
 /** TeX to MathML (`math_bg.wasm`), loaded the first time a formula appears. */
 let mathModule = null;
 function loadMath() {
-  mathModule ??= import('./math.js').then(async (m) => {
-    await m.default();
-    return m;
-  });
-  mathModule.catch(() => {
-    mathModule = null;
-  });
+  if (!mathModule) {
+    mathModule = import('./math.js').then(async (m) => {
+      await m.default();
+      return m;
+    });
+    // A later formula tries again (the page may have gone back online).
+    mathModule.catch(() => {
+      mathModule = null;
+    });
+  }
   return mathModule;
 }
 
@@ -282,6 +285,8 @@ export class DocstreamView extends ElementBase {
   #scrollFocus = false;
   /** connectedCallback has run (attribute callbacks of an upgrade come before it). */
   #connected = false;
+  /** The formulas' module did not load for this view: formulas stay code. */
+  #mathFailed = false;
   /** Code documents waiting to end before the `diagrams` hook sees them. */
   #pendingDiagrams = [];
   /** `find()`'s matches. */
@@ -501,7 +506,7 @@ export class DocstreamView extends ElementBase {
   /** Formulas (`<code class="ds-math">`, their TeX) also as MathML, unless
    * `math="off"`: the MathML goes right after the code, which then hides. */
   #formulas(added) {
-    if (this.getAttribute('math') === 'off') return;
+    if (this.getAttribute('math') === 'off' || this.#mathFailed) return;
     const codes = [...within(added, 'code.ds-math')];
     if (codes.length === 0) return;
     loadMath().then(
@@ -522,7 +527,12 @@ export class DocstreamView extends ElementBase {
           code.setAttribute('data-ds-math', '');
         }
       },
-      (e) => this.#emit('docstream-error', { code: 'DS_MATH', message: String(e?.message ?? e) }),
+      (e) => {
+        // Said once: the formulas stay code.
+        if (this.#mathFailed) return;
+        this.#mathFailed = true;
+        this.#emit('docstream-error', { code: 'DS_MATH', message: String(e?.message ?? e) });
+      },
     );
   }
 

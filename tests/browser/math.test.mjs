@@ -67,4 +67,37 @@ export const tests = [
       await assertClean(page);
     },
   },
+  {
+    name: 'a formulas module that does not load is one DS_MATH error event; the formulas stay code',
+    async run({ context, url }) {
+      const page = await openTestPage(context, url);
+      await page.route('**/math_bg.wasm', (route) => route.fulfill({ status: 404, body: 'gone' }));
+      const text = readRoot('tests/fixtures/cursor-stream-json/math.jsonl', 'utf8');
+      const r = await page.evaluate(async (text) => {
+        const { T } = window;
+        const view = T.make({ math: 'on' });
+        const lines = text.split(/(?<=\n)/);
+        const result = lines.pop();
+        for (const line of lines) {
+          view.push(line);
+          view.flush();
+        }
+        for (let i = 0; i < 100 && !T.events.some((e) => e.detail?.code === 'DS_MATH'); i++) await new Promise((r) => setTimeout(r, 20));
+        // Another formula after the failure: no second event.
+        view.push(`${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: '\n\nMore: $y^3$\n\nend' }] } })}\n`);
+        view.push(result);
+        view.finish();
+        await new Promise((r) => setTimeout(r, 200));
+        const root = view.shadowRoot;
+        return {
+          errors: T.events.filter((e) => e.type === 'docstream-error').map((e) => e.detail.code),
+          maths: root.querySelectorAll('math').length,
+          visible: [...root.querySelectorAll('code.ds-math')].filter((c) => getComputedStyle(c).display !== 'none').length,
+        };
+      }, text);
+      assert.deepEqual(r.errors, ['DS_MATH']);
+      assert.equal(r.maths, 0);
+      assert.equal(r.visible, 6, 'every formula shows as code');
+    },
+  },
 ];
