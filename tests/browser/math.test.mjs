@@ -2,7 +2,9 @@
 // (loaded with the first formula), the TeX code hidden beside it; bad TeX stays code,
 // text inside a formula stays text, `math="off"` keeps code.
 import assert from 'node:assert/strict';
-import { readRoot } from './harness.mjs';
+import { join } from 'node:path';
+import { ROOT, readRoot } from './harness.mjs';
+import { screenshotDir } from '../shared/screenshots.mjs';
 import { assertClean, openTestPage } from './element.test.mjs';
 
 export const tests = [
@@ -14,6 +16,8 @@ export const tests = [
       const r = await page.evaluate(async (text) => {
         const { T } = window;
         const view = T.make({ math: 'on' });
+        view.id = 'math-shot';
+        view.style.maxWidth = '760px';
         for (const line of text.split(/(?<=\n)/)) {
           view.push(line);
           view.flush();
@@ -64,6 +68,8 @@ export const tests = [
       assert.ok(r.exportedHidden, "page()'s stylesheet hides the formulas' code");
       assert.equal(r.offMaths, 0);
       assert.equal(r.offCodes, 5);
+      await page.evaluate(() => document.getElementById('math-shot').scrollIntoView());
+      await (await page.$('#math-shot')).screenshot({ path: join(screenshotDir(ROOT), 'formulas.png') });
       await assertClean(page);
     },
   },
