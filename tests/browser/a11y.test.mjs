@@ -1,5 +1,6 @@
 // Accessibility of <docstream-view> by axe-core: no serious or critical violation in the
-// rendered fixtures (every document type), in light and dark, streamed and finished.
+// rendered fixtures (every document type, formulas as MathML), in light and dark,
+// streamed and finished.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { ROOT, newPage, readRoot } from './harness.mjs';
@@ -44,7 +45,7 @@ export const tests = [
           const v = await page.evaluate(
             async ([text, theme]) => {
               const { T } = window;
-              const view = T.make({ theme, highlight: 'on' });
+              const view = T.make({ theme, highlight: 'on', math: 'on' });
               view.style.height = '600px';
               // The page behind the element, as a page using that theme has it.
               document.body.style.background = theme === 'dark' ? '#0d1117' : '#ffffff';
@@ -56,6 +57,8 @@ export const tests = [
               view.push(text.slice(half.length));
               view.finish();
               await T.waitFor(view, '[class^="ds-hl-"]');
+              // Formulas are audited as MathML.
+              if (view.shadowRoot.querySelector('code.ds-math') && !(await T.waitFor(view, 'math'))) throw new Error('no MathML');
               const after = await window.axe.run(view, { resultTypes: ['violations'] });
               view.remove();
               const bad = (r) =>
