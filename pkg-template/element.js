@@ -1107,16 +1107,23 @@ export class DocstreamView extends ElementBase {
   }
 
   #showJump(show) {
+    if (this.#jump.hidden !== show) return;
+    // Labelled when it shows (the locale may have changed since).
     if (show) this.#jump.textContent = (LABELS[this.locale] ?? LABELS.en).jump;
-    if (this.#jump.hidden === show) this.#jump.hidden = !show;
+    this.#jump.hidden = !show;
+  }
+
+  /** Scrolls to the bottom, remembered as where the reader is. */
+  #toBottom() {
+    this.scrollTop = this.scrollHeight;
+    this.#lastTop = this.scrollTop;
   }
 
   /** Scrolls to the bottom and follows it again. */
   #jumpToLatest() {
     this.#pinned = true;
     this.#showJump(false);
-    this.scrollTop = this.scrollHeight;
-    this.#lastTop = this.scrollTop;
+    this.#toBottom();
     this.focus({ preventScroll: true });
   }
 
@@ -1125,10 +1132,7 @@ export class DocstreamView extends ElementBase {
     this.#pinning = true;
     this.#scrollFrame = requestAnimationFrame(() => {
       this.#scrollFrame = 0;
-      if (this.#pinned) {
-        this.scrollTop = this.scrollHeight;
-        this.#lastTop = this.scrollTop;
-      }
+      if (this.#pinned) this.#toBottom();
       // Until the next frame, a size change is still this update being laid out.
       requestAnimationFrame(() => {
         if (!this.#scrollFrame) this.#pinning = false;
@@ -1139,10 +1143,7 @@ export class DocstreamView extends ElementBase {
   /** New content laid out after the pin (documents far from view are laid out only
    * once they come into view, `content-visibility: auto`): the bottom moved, follow it. */
   #pinAfterLayout() {
-    if (this.#pinning && this.#pinned && !this.#scrollFrame) {
-      this.scrollTop = this.scrollHeight;
-      this.#lastTop = this.scrollTop;
-    }
+    if (this.#pinning && this.#pinned && !this.#scrollFrame) this.#toBottom();
   }
 
   #setBusy(busy) {

@@ -13,16 +13,13 @@
 //! `list`, `export` and `--conversation` read stores (Cursor's `state.vscdb`, Claude
 //! Code's `projects/` folder, folders of transcripts) through [`docstream::library`].
 
-use std::borrow::Cow;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use docstream::convert::request::{self, Dialect};
 use docstream::render::HtmlView;
 use docstream::render::labels::Locale;
-use docstream::render::math::math_html;
 use docstream::render::patch::PageModel;
-use docstream::render::syntax::highlight_html;
 use docstream::render::{RenderOptions, page, progress, render_conversation};
 use docstream::{DocStream, Format, Options};
 
@@ -390,7 +387,7 @@ fn run() -> Result<(), Failure> {
                 write_page(&mut out, title, options.locale, |out| {
                     page_model.write_html(|piece| {
                         if result.is_ok() {
-                            result = out.write_all(coloured(piece, args.highlight).as_bytes());
+                            result = out.write_all(page::dressed(piece, args.highlight).as_bytes());
                         }
                     });
                     result
@@ -399,7 +396,7 @@ fn run() -> Result<(), Failure> {
             } else {
                 let body = render_conversation(conversation, &options);
                 write_page(&mut out, title, options.locale, |out| {
-                    out.write_all(coloured(&body, args.highlight).as_bytes())
+                    out.write_all(page::dressed(&body, args.highlight).as_bytes())
                 })
                 .map_err(w)?;
             }
@@ -419,16 +416,6 @@ fn run() -> Result<(), Failure> {
         eprintln!("docstream: {line}");
     }
     Ok(())
-}
-
-/// `html` as a page shows it: formulas also as MathML, and code coloured unless
-/// `--no-highlight` said not to.
-fn coloured(html: &str, highlight: bool) -> Cow<'_, str> {
-    let html = math_html(html);
-    if highlight && let Cow::Owned(coloured) = highlight_html(&html) {
-        return Cow::Owned(coloured);
-    }
-    html
 }
 
 /// Writes the standalone page, as [`page::wrap_page`] makes it, around the body that
@@ -516,7 +503,7 @@ fn store(args: &Args) -> Result<(), String> {
                     .map_or(id.as_str(), |e| e.title.as_str());
                 let html = page::render_page(&conversation, title, &options);
                 return out
-                    .write_all(coloured(&html, args.highlight).as_bytes())
+                    .write_all(page::dressed(&html, args.highlight).as_bytes())
                     .map_err(w);
             }
             serde_json::to_writer_pretty(&mut out, &conversation).map_err(|e| e.to_string())?;

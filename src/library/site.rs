@@ -242,11 +242,7 @@ impl Site {
         }
         html.push_str("</header>\n<main>\n");
         let body = render_conversation(conversation, &self.options);
-        #[cfg(feature = "math")]
-        let body = crate::render::math::math_html(&body).into_owned();
-        #[cfg(feature = "highlight")]
-        let body = crate::render::syntax::highlight_html(&body);
-        html.push_str(&body);
+        html.push_str(&crate::render::page::dressed(&body, true));
         html.push_str("</main>\n</body>\n</html>\n");
         File {
             path: href,

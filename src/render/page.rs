@@ -2,6 +2,8 @@
 //! `assets/page.html`, which the package's `<docstream-view>.page()` fills too, so the
 //! CLI's pages and the viewer's export are the same page.
 
+use std::borrow::Cow;
+
 use super::escape::escape;
 use super::{RenderOptions, labels::Locale, render_conversation};
 use crate::model::Conversation;
@@ -12,6 +14,23 @@ pub const STYLESHEET: &str = include_str!("../../assets/docstream.css");
 /// The page frame, with `{lang}`, `{attributes}`, `{title}`, `{style}` and `{body}` to
 /// fill.
 const FRAME: &str = include_str!("../../assets/page.html");
+
+/// A page body as a page without a script shows it: formulas also as MathML (feature
+/// `math`) and, with `colours`, code coloured (feature `highlight`). The passes a page
+/// gets in one place, for the CLI's pages and the library's site alike.
+pub fn dressed(body: &str, colours: bool) -> Cow<'_, str> {
+    #[cfg(feature = "math")]
+    let body = super::math::math_html(body);
+    #[cfg(not(feature = "math"))]
+    let body = Cow::Borrowed(body);
+    #[cfg(feature = "highlight")]
+    if colours && let Cow::Owned(coloured) = super::syntax::highlight_html(&body) {
+        return Cow::Owned(coloured);
+    }
+    #[cfg(not(feature = "highlight"))]
+    let _ = colours;
+    body
+}
 
 /// Wraps rendered conversation HTML into a standalone page.
 pub fn wrap_page(body: &str, title: &str, locale: Locale) -> String {
