@@ -308,3 +308,111 @@ fn links_between_runs_are_not_read_back_from_saved_json() {
         "a saved run is a turn of its own"
     );
 }
+
+/// A Cursor `taskToolCall` line (`started`, or `completed` with `result`).
+fn cursor_task(subtype: &str, id: &str, agent: Value, result: Option<Value>) -> String {
+    let mut body =
+        json!({"args": {"description": "Look around", "prompt": "Look.", "subagentType": agent}});
+    if let Some(result) = result {
+        body["result"] = result;
+    }
+    json!({"type": "tool_call", "subtype": subtype, "call_id": id,
+        "tool_call": {"taskToolCall": body}, "session_id": "s"})
+    .to_string()
+        + "\n"
+}
+
+fn cursor_run(input: &str) -> Conversation {
+    let mut s = DocStream::new(Options {
+        format: Some(Format::CursorStreamJson),
+        ..Options::default()
+    });
+    s.push(input.as_bytes()).unwrap();
+    s.finish().unwrap();
+    s.conversation().clone()
+}
+
+#[test]
+fn a_cursor_task_result_is_its_run_even_without_a_started_line() {
+    let steps = json!({"success": {"conversationSteps": [
+        {"assistantMessage": {"text": "First."}},
+        {"someStepNotYetSeen": {"x": 1}},
+        {"assistantMessage": {"text": "Then **second**."}},
+    ], "agentId": "exec-1", "durationMs": "1500"}});
+    let input = [
+        INIT.to_owned(),
+        cursor_task(
+            "completed",
+            "C",
+            json!({"custom": {"name": "reviewer"}}),
+            Some(steps),
+        ),
+        DONE.to_owned(),
+    ]
+    .concat();
+    let c = cursor_run(&input);
+    let m = call(&c, 0, 0);
+    let sub = m.subagent.as_ref().expect("a sub-agent call");
+    assert_eq!(sub.agent_type.as_deref(), Some("reviewer"));
+    assert_eq!(m.duration_ms, Some(1500));
+    let data = &m.result.as_ref().unwrap().data;
+    assert!(
+        data.get("conversationSteps").is_none(),
+        "steps are the run, not the result: {data}"
+    );
+    let run = sub.turn.expect("the call links its run");
+    let r = response(&c, run);
+    assert_eq!(r.status, ResponseStatus::Completed);
+    assert_eq!(r.parent.as_ref().unwrap().tool_call_id, "C");
+    assert_eq!(r.documents.len(), 1);
+    assert_eq!(
+        r.documents[0].content.as_deref(),
+        Some("First.\n\nThen **second**.")
+    );
+    assert_eq!(
+        c.stats.unknown_events, 1,
+        "the step of an unknown kind is counted"
+    );
+}
+
+#[test]
+fn a_failed_cursor_task_ends_its_run_as_failed_and_agent_kinds_read_in_every_form() {
+    let failed = json!({"error": {"error": "stopped", "conversationSteps": [
+        {"assistantMessage": {"text": "Started."}}]}});
+    let input = [
+        INIT.to_owned(),
+        cursor_task("started", "A", json!("explore"), None),
+        cursor_task("started", "B", json!({"generalPurpose": {}}), None),
+        cursor_task(
+            "completed",
+            "B",
+            json!({"generalPurpose": {}}),
+            Some(failed),
+        ),
+        DONE.to_owned(),
+    ]
+    .concat();
+    let c = cursor_run(&input);
+    assert_eq!(
+        call(&c, 0, 0)
+            .subagent
+            .as_ref()
+            .unwrap()
+            .agent_type
+            .as_deref(),
+        Some("explore")
+    );
+    let b = call(&c, 0, 1);
+    assert_eq!(
+        b.subagent.as_ref().unwrap().agent_type.as_deref(),
+        Some("generalPurpose")
+    );
+    assert_eq!(b.result.as_ref().unwrap().status, CallStatus::Error);
+    let run = response(&c, b.subagent.as_ref().unwrap().turn.unwrap());
+    assert_eq!(run.status, ResponseStatus::Error);
+    assert_eq!(run.documents[0].content.as_deref(), Some("Started."));
+    assert!(
+        call(&c, 0, 0).subagent.as_ref().unwrap().turn.is_none(),
+        "no steps, no run"
+    );
+}

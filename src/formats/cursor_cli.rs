@@ -359,13 +359,25 @@ fn tool_call(mut line: Line<'_>, n: &mut dyn Sink) {
     let call_id = line.call_id.clone().unwrap_or_default();
     let completed = line.subtype.as_deref() == Some("completed");
     if completed {
+        let mut outcome = outcome(result.unwrap_or(Value::Null));
+        let steps = match &mut outcome.data {
+            Value::Object(data) => data.remove("conversationSteps"),
+            _ => None,
+        };
+        let duration_ms = line
+            .duration_ms
+            .or_else(|| millis(outcome.data.get("durationMs")));
+        let failed = outcome.status != CallStatus::Success;
         n.apply(Event::ToolEnd {
-            call_id,
+            call_id: call_id.clone(),
             name: Some(name),
             args: Some(args),
-            outcome: outcome(result.unwrap_or(Value::Null)),
-            duration_ms: line.duration_ms,
+            outcome,
+            duration_ms,
         });
+        if let Some(Value::Array(steps)) = steps {
+            subagent_run(call_id, &steps, failed, n);
+        }
     } else {
         n.apply(Event::ToolStart {
             call_id,
@@ -373,6 +385,48 @@ fn tool_call(mut line: Line<'_>, n: &mut dyn Sink) {
             args,
             doc_id: None,
         });
+    }
+}
+
+/// A sub-agent's run as `taskToolCall`'s result gives it, whole, once it has ended:
+/// `conversationSteps`, of which the assistant messages are read
+/// (`{assistantMessage: {text}}`; a step of another kind counts as unknown). The run
+/// is shown inside the call, as Claude Code's sub-agents are, and ends with the call:
+/// the stream says no more of it, even of one left in the background (`isBackground`).
+fn subagent_run(call_id: String, steps: &[Value], failed: bool, n: &mut dyn Sink) {
+    n.apply(Event::Agent {
+        parent: Some(call_id.clone()),
+    });
+    let mut text = String::new();
+    for step in steps {
+        match step
+            .pointer("/assistantMessage/text")
+            .and_then(Value::as_str)
+        {
+            Some(said) => {
+                if !text.is_empty() && !said.is_empty() {
+                    text.push_str("\n\n");
+                }
+                text.push_str(said);
+            }
+            None => n.apply(Event::Unknown),
+        }
+    }
+    if !text.is_empty() {
+        n.apply(Event::Text(Cow::Owned(text)));
+    }
+    n.apply(Event::Agent { parent: None });
+    n.apply(Event::AgentEnd {
+        parent: call_id,
+        failed,
+    });
+}
+
+/// Milliseconds as a number or, as Cursor writes 64-bit integers, a string.
+fn millis(value: Option<&Value>) -> Option<u64> {
+    match value? {
+        Value::String(s) => s.parse().ok(),
+        v => v.as_u64(),
     }
 }
 

@@ -240,9 +240,7 @@ pub(crate) fn build(
                     description: str_field(args, &["description", "title", "name"])
                         .unwrap_or_default()
                         .to_owned(),
-                    agent_type: str_field(args, &["subagent_type", "subagentType", "agentType"])
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_owned),
+                    agent_type: agent_type(args),
                     turn: None,
                 });
             }
@@ -250,6 +248,23 @@ pub(crate) fn build(
         }
         _ => other(name, call_id, args, outcome, duration_ms),
     }
+}
+
+/// The kind of sub-agent a call asks for: a name (`subagent_type`), or Cursor's
+/// `subagentType` object, `{custom: {name}}` for an agent the user defined, else keyed
+/// by the kind.
+fn agent_type(args: &Value) -> Option<String> {
+    let named = match field(args, &["subagent_type", "subagentType", "agentType"])? {
+        Value::String(s) => s.as_str(),
+        Value::Object(kind) => match kind.iter().next()? {
+            (_, Value::Object(custom)) if custom.get("name").is_some_and(Value::is_string) => {
+                custom["name"].as_str().unwrap_or_default()
+            }
+            (key, _) => key.as_str(),
+        },
+        _ => return None,
+    };
+    (!named.is_empty()).then(|| named.to_owned())
 }
 
 /// A `tool_call` document: name, arguments and result kept whole.
