@@ -393,6 +393,7 @@ impl Reader {
 
     fn set_format(&mut self, format: Format) {
         self.adapter = Some(format.adapter());
+        self.normalizer.set_tool_names(format.tools());
         self.format = Some(format);
         self.normalizer.conversation_mut().format = Some(format.name().to_owned());
     }

@@ -455,6 +455,15 @@ export type Format = "document-sse" | "response-json" | "cursor-stream-json" | "
 export type LineKind = "context" | "added" | "removed";
 
 /**
+ * The kind of a tool, across the formats' names for it (each format's names are in
+ * its own module; the normaliser's `tools` module holds the names any application
+ * may use). The first seven become documents of their own type (`file_edit`,
+ * `terminal_command`, `plan`, `todo_update`); the rest are `tool_call` documents that
+ * the renderers show in a view of their kind.
+ */
+export type ToolKind = "edit" | "write" | "delete" | "patch" | "shell" | "plan" | "todo" | "read" | "grep" | "glob" | "list" | "codebase_search" | "web_search" | "web_fetch" | "mcp" | "task" | "other";
+
+/**
  * The old and new text of an edit.
  */
 export interface Diff {
@@ -971,6 +980,13 @@ export interface ToolCallMeta {
      * `taskToolCall`): what it was asked, and where its run is (addition).
      */
     subagent?: Subagent;
+    /**
+     * What kind of tool it is, as the call's format names it (addition): `read`,
+     * `grep`, `web_fetch` … or `other`. Absent from a response saved by an earlier
+     * version (and kept absent: a saved response round-trips unchanged); the renderers
+     * then look the name up in every format's table.
+     */
+    toolKind?: ToolKind;
 }
 
 /** One document of a response (seed 000 §3): its `type` decides its `metadata`. */

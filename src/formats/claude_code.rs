@@ -32,7 +32,27 @@ use super::cursor_cli::WireUsage;
 use super::{Adapter, Payload, json_error, parse};
 use crate::error::codes;
 use crate::model::Usage;
-use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, tool_kind};
+use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, kind_in};
+
+/// Claude Code's tool names (MCP tools are `mcp__<server>__<tool>`).
+pub(super) const TOOLS: ToolNames = &[
+    ("Bash", ToolKind::Shell),
+    ("Edit", ToolKind::Edit),
+    ("MultiEdit", ToolKind::Edit),
+    ("Write", ToolKind::Write),
+    ("NotebookEdit", ToolKind::Edit),
+    ("Read", ToolKind::Read),
+    ("NotebookRead", ToolKind::Read),
+    ("Grep", ToolKind::Grep),
+    ("Glob", ToolKind::Glob),
+    ("LS", ToolKind::List),
+    ("WebSearch", ToolKind::WebSearch),
+    ("WebFetch", ToolKind::WebFetch),
+    ("TodoWrite", ToolKind::Todo),
+    ("Task", ToolKind::Task),
+    ("Agent", ToolKind::Task),
+    ("ExitPlanMode", ToolKind::Plan),
+];
 
 /// One line, flat; the stream's snake_case and the transcript's camelCase both read.
 #[derive(Deserialize)]
@@ -123,7 +143,7 @@ impl Sidechains {
             let (Some(id), Some(name)) = (&b.id, &b.name) else {
                 continue;
             };
-            if b.kind == "tool_use" && tool_kind(name) == ToolKind::Task {
+            if b.kind == "tool_use" && kind_in(&[TOOLS], name) == ToolKind::Task {
                 let prompt = b
                     .input
                     .as_ref()

@@ -20,7 +20,38 @@ use super::cursor_wrapper;
 use super::{Adapter, Format, Payload, parse};
 use crate::error::codes;
 use crate::model::{CallStatus, Usage};
-use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
+use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome};
+
+/// Cursor's tool names: the CLI's payload keys (`{shellToolCall: {args, result}}`),
+/// the plan an `interaction_query` puts to the user, and the wrapper's names (seed 004).
+pub(super) const TOOLS: ToolNames = &[
+    ("shellToolCall", ToolKind::Shell),
+    ("editToolCall", ToolKind::Edit),
+    ("writeToolCall", ToolKind::Write),
+    ("deleteToolCall", ToolKind::Delete),
+    ("readToolCall", ToolKind::Read),
+    ("grepToolCall", ToolKind::Grep),
+    ("globToolCall", ToolKind::Glob),
+    ("lsToolCall", ToolKind::List),
+    ("semSearchToolCall", ToolKind::CodebaseSearch),
+    ("webSearchToolCall", ToolKind::WebSearch),
+    ("webFetchToolCall", ToolKind::WebFetch),
+    ("mcpToolCall", ToolKind::Mcp),
+    ("taskToolCall", ToolKind::Task),
+    ("updateTodosToolCall", ToolKind::Todo),
+    ("todoToolCall", ToolKind::Todo),
+    ("createPlanToolCall", ToolKind::Plan),
+    ("createPlanRequest", ToolKind::Plan),
+    ("Shell", ToolKind::Shell),
+    ("Read", ToolKind::Read),
+    ("Write", ToolKind::Write),
+    ("StrReplace", ToolKind::Edit),
+    ("EditNotebook", ToolKind::Edit),
+    ("Glob", ToolKind::Glob),
+    ("Grep", ToolKind::Grep),
+    ("LS", ToolKind::List),
+    ("Delete", ToolKind::Delete),
+];
 
 /// One line, flat: every field any event type uses, borrowed where possible.
 #[derive(Deserialize, Default)]

@@ -37,7 +37,31 @@ use serde_json::{Map, Value};
 use super::{Adapter, Payload, parse, preview};
 use crate::error::codes;
 use crate::model::{Attachment, CallStatus};
-use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
+use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome};
+
+/// The tool names of Cursor's saved conversations (seed 003), older and newer
+/// (`_v2`) tools; seed 000 §7 maps the first four.
+pub(super) const TOOLS: ToolNames = &[
+    ("edit_file", ToolKind::Edit),
+    ("run_terminal_cmd", ToolKind::Shell),
+    ("create_plan", ToolKind::Plan),
+    ("todo_write", ToolKind::Todo),
+    ("search_replace", ToolKind::Edit),
+    ("edit_file_v2", ToolKind::Edit),
+    ("delete_file", ToolKind::Delete),
+    ("run_terminal_command", ToolKind::Shell),
+    ("run_terminal_command_v2", ToolKind::Shell),
+    ("read_file", ToolKind::Read),
+    ("read_file_v2", ToolKind::Read),
+    ("grep_search", ToolKind::Grep),
+    ("ripgrep_search", ToolKind::Grep),
+    ("ripgrep_raw_search", ToolKind::Grep),
+    ("file_search", ToolKind::Glob),
+    ("glob_file_search", ToolKind::Glob),
+    ("list_dir", ToolKind::List),
+    ("codebase_search", ToolKind::CodebaseSearch),
+    ("web_search", ToolKind::WebSearch),
+];
 
 /// `errorCode` of the `error` document for a bubble the headers name and the map lacks.
 const MISSING_BUBBLE: &str = "MISSING_BUBBLE";

@@ -18,7 +18,21 @@ use serde_json::{Value, json};
 use super::{Adapter, Payload, parse};
 use crate::error::codes;
 use crate::model::{CallStatus, Usage};
-use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
+use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome};
+
+/// Gemini CLI's tool names.
+pub(super) const TOOLS: ToolNames = &[
+    ("run_shell_command", ToolKind::Shell),
+    ("replace", ToolKind::Edit),
+    ("write_file", ToolKind::Write),
+    ("read_file", ToolKind::Read),
+    ("glob", ToolKind::Glob),
+    ("search_file_content", ToolKind::Grep),
+    ("list_directory", ToolKind::List),
+    ("google_web_search", ToolKind::WebSearch),
+    ("web_fetch", ToolKind::WebFetch),
+    ("write_todos", ToolKind::Todo),
+];
 
 /// One event, or the `json` format's object (which has no `type`), flat.
 #[derive(Deserialize)]

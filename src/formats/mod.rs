@@ -22,14 +22,14 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, codes};
-use crate::normalize::{ErrorInfo, Event, Sink};
+use crate::normalize::{ErrorInfo, Event, Sink, ToolNames};
 
 /// The formats, written once: each line gives the variant of [`Format`], its name, how
 /// it is framed, whether naming it fixes that framing (`fixed`) or it comes in several
-/// and is still `detected` from the first bytes (SSE, NDJSON, a JSON array), and a
-/// fresh adapter for it.
+/// and is still `detected` from the first bytes (SSE, NDJSON, a JSON array), a fresh
+/// adapter for it, and the tables its tool names are looked up in.
 macro_rules! formats {
-    ($($(#[$doc:meta])* $variant:ident = $name:literal, $framing:ident, $named:ident, $adapter:expr;)*) => {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal, $framing:ident, $named:ident, $adapter:expr, $tools:expr;)*) => {
         /// The formats docstream reads. Serialised as its [`name`](Format::name) (the names
         /// are the variants in kebab case; a test keeps the two equal).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -75,6 +75,14 @@ macro_rules! formats {
                     $(Format::$variant => Box::new($adapter),)*
                 }
             }
+
+            /// The tables of tool names this format's calls are looked up in, before
+            /// the names any application may use.
+            pub(crate) fn tools(self) -> &'static [ToolNames] {
+                match self {
+                    $(Format::$variant => $tools,)*
+                }
+            }
         }
     };
     (@named fixed, $framing:expr) => { Some($framing) };
@@ -83,45 +91,61 @@ macro_rules! formats {
 
 formats! {
     /// The document SSE stream of seed 000 §5.
-    DocumentSse = "document-sse", Sse, fixed, document_sse::DocumentSse::default();
+    DocumentSse = "document-sse", Sse, fixed, document_sse::DocumentSse::default(), ANY_AGENT;
     /// A complete response object (seed 000 §2–4), or a saved docstream conversation.
-    ResponseJson = "response-json", Values, fixed, response_json::ResponseJson;
+    ResponseJson = "response-json", Values, fixed, response_json::ResponseJson, ANY_AGENT;
     /// Cursor Agent CLI `stream-json` (seed 001), NDJSON.
-    CursorStreamJson = "cursor-stream-json", Lines, fixed, cursor_cli::CursorCli::default();
+    CursorStreamJson = "cursor-stream-json", Lines, fixed, cursor_cli::CursorCli::default(), CURSOR;
     /// Cursor Agent CLI `json`: one `result` object (seed 001).
-    CursorJson = "cursor-json", Values, fixed, cursor_cli::CursorCli::default();
+    CursorJson = "cursor-json", Values, fixed, cursor_cli::CursorCli::default(), CURSOR;
     /// The Python wrapper's event variant of the Cursor CLI stream (seed 004).
-    CursorWrapper = "cursor-wrapper", Lines, fixed, cursor_cli::CursorCli::default();
+    CursorWrapper = "cursor-wrapper", Lines, fixed, cursor_cli::CursorCli::default(), CURSOR;
     /// An Anthropic message history (seed 002): an array of messages, a request with
     /// `messages`, or one response `message`.
-    AnthropicMessages = "anthropic-messages", Values, fixed, anthropic::Messages;
+    AnthropicMessages = "anthropic-messages", Values, fixed, anthropic::Messages, ANY_AGENT;
     /// Anthropic's streamed events (`message_start` … `message_stop`), as SSE, NDJSON
     /// or a JSON array.
-    AnthropicStream = "anthropic-stream", Sse, detected, anthropic::Stream::default();
+    AnthropicStream = "anthropic-stream", Sse, detected, anthropic::Stream::default(), ANY_AGENT;
     /// An OpenAI Chat Completions history (seed 002): an array of messages, a request
     /// with `messages`, or one `chat.completion`.
-    OpenaiMessages = "openai-messages", Values, fixed, openai::Messages;
+    OpenaiMessages = "openai-messages", Values, fixed, openai::Messages, ANY_AGENT;
     /// OpenAI `chat.completion.chunk`s, as SSE (ending with `[DONE]`) or NDJSON.
-    OpenaiStream = "openai-stream", Sse, detected, openai::Stream::default();
+    OpenaiStream = "openai-stream", Sse, detected, openai::Stream::default(), ANY_AGENT;
     /// Gemini `streamGenerateContent` events (seed 002), as SSE, NDJSON or a JSON array.
-    GeminiStream = "gemini-stream", Sse, detected, gemini::GeminiStream::default();
+    GeminiStream = "gemini-stream", Sse, detected, gemini::GeminiStream::default(), ANY_AGENT;
     /// Claude Code `--output-format stream-json` lines.
-    ClaudeCodeStreamJson = "claude-code-stream-json", Lines, detected, claude_code::ClaudeCode::default();
+    ClaudeCodeStreamJson = "claude-code-stream-json", Lines, detected, claude_code::ClaudeCode::default(), &[claude_code::TOOLS];
     /// A saved Claude Code transcript (`~/.claude/projects/…/*.jsonl`), or saved
     /// stream-json messages.
-    ClaudeCodeTranscript = "claude-code-transcript", Lines, detected, claude_code::ClaudeCode::transcript();
+    ClaudeCodeTranscript = "claude-code-transcript", Lines, detected, claude_code::ClaudeCode::transcript(), &[claude_code::TOOLS];
     /// Cursor's saved conversation (seed 003): `composerData`, or the grouped
     /// `conversation` request form; one whole JSON value.
-    CursorStore = "cursor-store", Values, fixed, cursor_store::CursorStore;
+    CursorStore = "cursor-store", Values, fixed, cursor_store::CursorStore, &[cursor_store::TOOLS];
     /// Codex CLI `codex exec --json` lines (`thread.started`, `item.*`, `turn.*`).
-    CodexExecJson = "codex-exec-json", Lines, fixed, codex::exec::CodexExec::default();
+    CodexExecJson = "codex-exec-json", Lines, fixed, codex::exec::CodexExec::default(), &[codex::TOOLS];
     /// A saved Codex CLI session (`~/.codex/sessions/…/rollout-*.jsonl`).
-    CodexSession = "codex-session", Lines, fixed, codex::session::CodexSession::default();
+    CodexSession = "codex-session", Lines, fixed, codex::session::CodexSession::default(), &[codex::TOOLS];
     /// Gemini CLI `--output-format stream-json` lines.
-    GeminiCliStreamJson = "gemini-cli-stream-json", Lines, fixed, gemini_cli::GeminiCli::default();
+    GeminiCliStreamJson = "gemini-cli-stream-json", Lines, fixed, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
     /// Gemini CLI `--output-format json`: one object.
-    GeminiCliJson = "gemini-cli-json", Values, fixed, gemini_cli::GeminiCli::default();
+    GeminiCliJson = "gemini-cli-json", Values, fixed, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
 }
+
+/// The Cursor CLI's names: its `stream-json` and `json` output, and the wrapper's variant.
+const CURSOR: &[ToolNames] = &[cursor_cli::TOOLS];
+
+/// Every agent's names, and the Anthropic API's own tools: provider streams and the
+/// document formats carry the tools of whichever application wrote them, agents among
+/// them (Claude Code over the Anthropic API, Codex over OpenAI's, Cursor's names in
+/// seed 000). A call saved without its kind (by an earlier version) is looked up here.
+pub(crate) const ANY_AGENT: &[ToolNames] = &[
+    cursor_cli::TOOLS,
+    cursor_store::TOOLS,
+    claude_code::TOOLS,
+    codex::TOOLS,
+    gemini_cli::TOOLS,
+    anthropic::TOOLS,
+];
 
 /// How a format's bytes are cut into payloads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -256,5 +280,113 @@ mod serde_name_tests {
                 serde_json::json!(name)
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tool_name_tests {
+    use super::Format;
+    use crate::normalize::{ToolKind, kind_in};
+
+    /// Each format's own names, and what they are.
+    #[test]
+    fn each_format_knows_its_own_tool_names() {
+        use ToolKind::*;
+        let cases: &[(Format, &[(&str, ToolKind)])] = &[
+            (
+                Format::CursorStreamJson,
+                &[
+                    ("editToolCall", Edit),
+                    ("shellToolCall", Shell),
+                    ("readToolCall", Read),
+                    ("lsToolCall", List),
+                    ("semSearchToolCall", CodebaseSearch),
+                    ("updateTodosToolCall", Todo),
+                    ("createPlanToolCall", Plan),
+                    ("taskToolCall", Task),
+                    ("mcpToolCall", Mcp),
+                    ("StrReplace", Edit),
+                    ("frobnicateToolCall", Other),
+                ],
+            ),
+            (
+                Format::CursorStore,
+                &[
+                    ("search_replace", Edit),
+                    ("run_terminal_cmd", Shell),
+                    ("run_terminal_command_v2", Shell),
+                    ("edit_file_v2", Edit),
+                    ("ripgrep_raw_search", Grep),
+                    ("glob_file_search", Glob),
+                    ("todo_write", Todo),
+                ],
+            ),
+            (
+                Format::ClaudeCodeStreamJson,
+                &[
+                    ("MultiEdit", Edit),
+                    ("NotebookEdit", Edit),
+                    ("ExitPlanMode", Plan),
+                    ("TodoWrite", Todo),
+                    ("LS", List),
+                    ("Agent", Task),
+                    ("mcp__linear__create_issue", Mcp),
+                ],
+            ),
+            (
+                Format::CodexSession,
+                &[
+                    ("shell_command", Shell),
+                    ("container.exec", Shell),
+                    ("exec_command", Shell),
+                    ("local_shell", Shell),
+                    ("apply_patch", Patch),
+                    ("update_plan", Other),
+                ],
+            ),
+            (Format::CodexExecJson, &[("command_execution", Shell)]),
+            (
+                Format::GeminiCliStreamJson,
+                &[
+                    ("run_shell_command", Shell),
+                    ("replace", Edit),
+                    ("search_file_content", Grep),
+                    ("list_directory", List),
+                    ("google_web_search", WebSearch),
+                    ("write_todos", Todo),
+                ],
+            ),
+            (
+                Format::AnthropicStream,
+                &[
+                    ("str_replace_based_edit_tool", Edit),
+                    ("Bash", Shell),
+                    ("editToolCall", Edit),
+                    ("get_weather", Other),
+                ],
+            ),
+        ];
+        for (format, names) in cases {
+            for &(name, kind) in *names {
+                assert_eq!(kind_in(format.tools(), name), kind, "{format:?} {name}");
+            }
+        }
+    }
+
+    /// An agent's names are its own: another agent's spelling is not read as its tool.
+    #[test]
+    fn an_agents_names_do_not_leak_into_another_agents_format() {
+        assert_eq!(
+            kind_in(Format::ClaudeCodeStreamJson.tools(), "readToolCall"),
+            ToolKind::Other
+        );
+        assert_eq!(
+            kind_in(Format::GeminiCliStreamJson.tools(), "MultiEdit"),
+            ToolKind::Other
+        );
+        assert_eq!(
+            kind_in(Format::CursorStreamJson.tools(), "run_shell_command"),
+            ToolKind::Other
+        );
     }
 }

@@ -339,6 +339,12 @@ pub struct ToolCallMeta {
     /// `taskToolCall`): what it was asked, and where its run is (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subagent: Option<Subagent>,
+    /// What kind of tool it is, as the call's format names it (addition): `read`,
+    /// `grep`, `web_fetch` … or `other`. Absent from a response saved by an earlier
+    /// version (and kept absent: a saved response round-trips unchanged); the renderers
+    /// then look the name up in every format's table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_kind: Option<super::ToolKind>,
 }
 
 /// The sub-agent a tool call started (addition): its run is a response of its own,
@@ -382,6 +388,7 @@ impl Default for ToolCallMeta {
             status: None,
             document_type: None,
             subagent: None,
+            tool_kind: None,
         }
     }
 }

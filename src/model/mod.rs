@@ -4,6 +4,7 @@
 mod changes;
 mod conversation;
 mod document;
+mod tool_kind;
 pub(crate) mod unknown;
 
 pub use changes::{Changes, DocChange, DocKey};
@@ -18,3 +19,4 @@ pub use document::{
     TextFormat, TextMeta, ThinkingMeta, TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta,
     ToolResult, meta_from_value,
 };
+pub use tool_kind::ToolKind;

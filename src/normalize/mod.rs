@@ -20,7 +20,7 @@ pub use events::{ErrorInfo, Event, SessionInfo, ToolOutcome};
 pub use language::language_for_path;
 pub use sink::Sink;
 pub(crate) use tools::error_message;
-pub use tools::{ToolKind, kind_of as tool_kind};
+pub use tools::{GENERIC, ToolKind, ToolNames, kind_in, kind_of as tool_kind};
 
 use crate::error::codes;
 use crate::model::{
@@ -45,6 +45,8 @@ struct Call {
 #[derive(Debug, Default)]
 pub struct Normalizer {
     b: Builder,
+    /// The tables of tool names of the format being read (see [`tools::kind_in`]).
+    tool_names: &'static [ToolNames],
     splitter: FenceSplitter,
     thinking: Option<DocKey>,
     calls: HashMap<String, Call>,
@@ -73,6 +75,12 @@ impl Normalizer {
     /// A normaliser with an empty conversation.
     pub fn new() -> Normalizer {
         Normalizer::default()
+    }
+
+    /// Looks tool names up in `tables` first, then in the names any application may
+    /// use: the tables of the format being read ([`Format`](crate::Format)'s).
+    pub fn set_tool_names(&mut self, tables: &'static [ToolNames]) {
+        self.tool_names = tables;
     }
 
     /// The conversation so far.
@@ -249,8 +257,9 @@ impl Normalizer {
             Event::ToolArgs { call_id, args } => {
                 if let Some(call) = self.calls.get_mut(&call_id) {
                     call.args = tools::args_value(args);
+                    let kind = tools::kind_in(self.tool_names, &call.name);
                     let (meta, content) =
-                        tools::build(&call.name, &call_id, &call.args, None, None);
+                        tools::build(&call.name, kind, &call_id, &call.args, None, None);
                     let key = call.key;
                     self.rebuild(key, meta, content);
                 }
@@ -533,14 +542,16 @@ impl Normalizer {
         if let Some(call) = self.calls.get_mut(&call_id) {
             // A repeated start updates the arguments.
             call.args = args;
-            let (meta, content) = tools::build(&call.name, &call_id, &call.args, None, None);
+            let kind = tools::kind_in(self.tool_names, &call.name);
+            let (meta, content) = tools::build(&call.name, kind, &call_id, &call.args, None, None);
             let key = call.key;
             self.rebuild(key, meta, content);
             return;
         }
         self.end_segment();
         self.step();
-        let (meta, content) = tools::build(&name, &call_id, &args, None, None);
+        let kind = tools::kind_in(self.tool_names, &name);
+        let (meta, content) = tools::build(&name, kind, &call_id, &args, None, None);
         let doc_type = meta.doc_type();
         let key = match doc_id.as_ref().and_then(|id| self.explicit.get(id)) {
             Some(&key) => {
@@ -596,8 +607,10 @@ impl Normalizer {
         if call.args.is_null() {
             call.args = Value::Object(Default::default());
         }
+        let kind = tools::kind_in(self.tool_names, &call.name);
         let (meta, content) = tools::build(
             &call.name,
+            kind,
             &call_id,
             &call.args,
             Some(&outcome),

@@ -1,122 +1,95 @@
-//! Tool calls to documents (seed 000 §7, SPEC §3): one mapping for every format's
-//! spelling of the same tools. Adapters hand over the name, the arguments and the
-//! result payload as the format gives them; field names are looked up by their known
-//! aliases (`file_path`, `filePath`, `path`, `target_file` …).
+//! Tool calls to documents (seed 000 §7, SPEC §3). Which kind a tool is comes from
+//! its format's table of names (each agent format has one in its module) and then from
+//! [`GENERIC`], the names any application may use; [`build`] is the one table of what
+//! each kind becomes. Adapters hand over the name, the arguments and the result payload
+//! as the format gives them; field names are looked up by their known aliases
+//! (`file_path`, `filePath`, `path`, `target_file` …).
 
 use serde_json::Value;
 
 use super::events::ToolOutcome;
 use super::language::language_for_path;
+pub use crate::model::ToolKind;
 use crate::model::{
     ApprovalStatus, CallStatus, Diff, FileEditMeta, FileOperation, Meta, PlanApproval, PlanMeta,
     PlanTodo, Subagent, TerminalMeta, TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta,
     ToolResult,
 };
 
-/// What a tool name maps to: the one table of tools, across the formats' spellings.
-/// The first seven become their own document types; the rest are `tool_call`
-/// documents that the renderers show in a view of their kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ToolKind {
-    /// Writes or changes a file.
-    Edit,
-    /// Writes a whole file.
-    Write,
-    /// Removes a file.
-    Delete,
-    /// Applies a patch (a unified diff).
-    Patch,
-    /// Runs a shell command.
-    Shell,
-    /// Writes a plan.
-    Plan,
-    /// Updates todos.
-    Todo,
-    /// Reads a file.
-    Read,
-    /// Searches file contents (grep).
-    Grep,
-    /// Finds files by name (glob).
-    Glob,
-    /// Lists a directory.
-    List,
-    /// Searches the codebase by meaning.
-    CodebaseSearch,
-    /// Searches the web.
-    WebSearch,
-    /// Fetches a web page.
-    WebFetch,
-    /// A tool of an MCP server.
-    Mcp,
-    /// Starts a sub-agent.
-    Task,
-    /// Anything else.
-    Other,
-}
+/// A table of tool names and their kinds. Names compare without case, `_`, `-` or `.`,
+/// so `edit_file` and `EditFile` are one name.
+pub type ToolNames = &'static [(&'static str, ToolKind)];
 
-/// Lower-cases a name and drops `_`, `-` and a `ToolCall` suffix, so that
-/// `edit_file`, `editToolCall` and `EditFile` compare equal.
-fn canonical(name: &str) -> String {
-    let mut s: String = name
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
+/// The names any application may give its tools, whatever its format.
+pub const GENERIC: ToolNames = &[
+    ("edit", ToolKind::Edit),
+    ("edit_file", ToolKind::Edit),
+    ("write", ToolKind::Write),
+    ("write_file", ToolKind::Write),
+    ("create_file", ToolKind::Write),
+    ("delete", ToolKind::Delete),
+    ("delete_file", ToolKind::Delete),
+    ("remove_file", ToolKind::Delete),
+    ("apply_patch", ToolKind::Patch),
+    ("shell", ToolKind::Shell),
+    ("bash", ToolKind::Shell),
+    ("terminal", ToolKind::Shell),
+    ("run_command", ToolKind::Shell),
+    ("todo", ToolKind::Todo),
+    ("todos", ToolKind::Todo),
+    ("todo_write", ToolKind::Todo),
+    ("update_todos", ToolKind::Todo),
+    ("create_plan", ToolKind::Plan),
+    ("read", ToolKind::Read),
+    ("read_file", ToolKind::Read),
+    ("view", ToolKind::Read),
+    ("grep", ToolKind::Grep),
+    ("rg", ToolKind::Grep),
+    ("glob", ToolKind::Glob),
+    ("find_files", ToolKind::Glob),
+    ("ls", ToolKind::List),
+    ("list_dir", ToolKind::List),
+    ("list_files", ToolKind::List),
+    ("codebase_search", ToolKind::CodebaseSearch),
+    ("semantic_search", ToolKind::CodebaseSearch),
+    ("search_codebase", ToolKind::CodebaseSearch),
+    ("web_search", ToolKind::WebSearch),
+    ("search_web", ToolKind::WebSearch),
+    ("web_fetch", ToolKind::WebFetch),
+    ("fetch", ToolKind::WebFetch),
+    ("fetch_url", ToolKind::WebFetch),
+    ("read_url", ToolKind::WebFetch),
+    ("mcp", ToolKind::Mcp),
+    ("task", ToolKind::Task),
+    ("agent", ToolKind::Task),
+    ("subagent", ToolKind::Task),
+];
+
+/// The letters and digits of a name, lower-cased: what names compare by.
+fn folded(name: &str) -> impl Iterator<Item = char> + '_ {
+    name.chars()
+        .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())
-        .collect();
-    if s.len() > "toolcall".len() && s.ends_with("toolcall") {
-        s.truncate(s.len() - "toolcall".len());
-    }
-    s
 }
 
-/// Classifies a tool by name.
-pub fn kind_of(name: &str) -> ToolKind {
+/// The kind of the tool `name`: from the first of `tables` that names it, else from
+/// [`GENERIC`]. A name starting `mcp__` or `mcp_` is an MCP server's tool (Claude
+/// Code's `mcp__<server>__<tool>`, and others after it).
+pub fn kind_in(tables: &[ToolNames], name: &str) -> ToolKind {
     if name.starts_with("mcp__") || name.starts_with("mcp_") {
-        return ToolKind::Mcp; // Claude Code's `mcp__<server>__<tool>`
+        return ToolKind::Mcp;
     }
-    match canonical(name).as_str() {
-        "editfile"
-        | "edit"
-        | "searchreplace"
-        | "strreplace"
-        | "multiedit"
-        | "strreplaceeditor"
-        | "replace"
-        | "editnotebook"
-        | "notebookedit"
-        | "strreplacebasededittool" => ToolKind::Edit,
-        "write" | "writefile" | "createfile" => ToolKind::Write,
-        "deletefile" | "delete" | "removefile" => ToolKind::Delete,
-        "applypatch" => ToolKind::Patch,
-        "runterminalcmd" | "runterminalcommand" | "shell" | "bash" | "terminal" | "runcommand"
-        | "execcommand" | "localshell" => ToolKind::Shell,
-        // Codex CLI's shell tools and `exec --json` item, Gemini CLI's shell tool.
-        "shellcommand" | "containerexec" | "commandexecution" | "runshellcommand" => {
-            ToolKind::Shell
-        }
-        // Gemini CLI's todo list.
-        "writetodos" => ToolKind::Todo,
-        // Claude Code's plan mode ends with the plan, for the user to approve.
-        "createplan" | "exitplanmode" | "createplanrequest" => ToolKind::Plan,
-        "todowrite" | "todo" | "updatetodos" | "todos" | "todoupdate" => ToolKind::Todo,
-        // The newer tools in Cursor's saved conversations (seed 003).
-        "editfilev2" => ToolKind::Edit,
-        "runterminalcommandv2" => ToolKind::Shell,
-        "read" | "readfile" | "readfilev2" | "view" | "notebookread" | "readnotebook" => {
-            ToolKind::Read
-        }
-        "grep" | "grepsearch" | "ripgrepsearch" | "ripgreprawsearch" | "searchfilecontent"
-        | "rg" => ToolKind::Grep,
-        "glob" | "globfilesearch" | "filesearch" | "findfiles" => ToolKind::Glob,
-        "ls" | "listdir" | "listdirectory" | "listfiles" => ToolKind::List,
-        "codebasesearch" | "semsearch" | "semanticsearch" | "searchcodebase" => {
-            ToolKind::CodebaseSearch
-        }
-        "websearch" | "googlewebsearch" | "searchweb" => ToolKind::WebSearch,
-        "webfetch" | "fetch" | "fetchurl" | "readurl" => ToolKind::WebFetch,
-        "mcp" => ToolKind::Mcp,
-        "task" | "agent" | "subagent" => ToolKind::Task,
-        _ => ToolKind::Other,
-    }
+    tables
+        .iter()
+        .chain(std::iter::once(&GENERIC))
+        .flat_map(|t| t.iter())
+        .find(|(known, _)| folded(known).eq(folded(name)))
+        .map_or(ToolKind::Other, |&(_, kind)| kind)
+}
+
+/// The kind of the tool `name` by the names any application may use ([`GENERIC`]).
+pub fn kind_of(name: &str) -> ToolKind {
+    kind_in(&[], name)
 }
 
 /// Arguments as an object: a JSON string holding an object is parsed, anything else
@@ -217,24 +190,25 @@ fn line_count(s: &str) -> u64 {
 /// Returns the metadata and the document's content.
 pub(crate) fn build(
     name: &str,
+    kind: ToolKind,
     call_id: &str,
     args: &Value,
     outcome: Option<&ToolOutcome>,
     duration_ms: Option<u64>,
 ) -> (Meta, Option<String>) {
-    let kind = kind_of(name);
+    let other = |kind| other(name, kind, call_id, args, outcome, duration_ms);
     if kind == ToolKind::Patch && is_unread_envelope(args) {
-        return other(name, call_id, args, outcome, duration_ms);
+        return other(kind);
     }
     match kind {
         ToolKind::Edit | ToolKind::Write | ToolKind::Delete | ToolKind::Patch => {
-            file_edit(name, call_id, args, outcome)
+            file_edit(name, kind, call_id, args, outcome)
         }
         ToolKind::Shell => terminal(call_id, args, outcome, duration_ms),
         ToolKind::Plan => plan(name, call_id, args, outcome),
         ToolKind::Todo => todo_update(call_id, args),
         ToolKind::Task => {
-            let (mut meta, content) = other(name, call_id, args, outcome, duration_ms);
+            let (mut meta, content) = other(kind);
             if let Meta::ToolCall(m) = &mut meta {
                 m.subagent = Some(Subagent {
                     description: str_field(args, &["description", "title", "name"])
@@ -246,7 +220,7 @@ pub(crate) fn build(
             }
             (meta, content)
         }
-        _ => other(name, call_id, args, outcome, duration_ms),
+        _ => other(kind),
     }
 }
 
@@ -270,6 +244,7 @@ fn agent_type(args: &Value) -> Option<String> {
 /// A `tool_call` document: name, arguments and result kept whole.
 fn other(
     name: &str,
+    kind: ToolKind,
     call_id: &str,
     args: &Value,
     outcome: Option<&ToolOutcome>,
@@ -288,6 +263,7 @@ fn other(
             status: None,
             document_type: None,
             subagent: None,
+            tool_kind: Some(kind),
         }),
         None,
     )
@@ -322,11 +298,11 @@ fn status_of(outcome: Option<&ToolOutcome>) -> CallStatus {
 
 fn file_edit(
     name: &str,
+    kind: ToolKind,
     call_id: &str,
     args: &Value,
     outcome: Option<&ToolOutcome>,
 ) -> (Meta, Option<String>) {
-    let kind = kind_of(name);
     // A patch split into files names each file's operation (`add`, `update`, `delete`).
     let hinted = str_field(args, &["operation"])
         .filter(|_| kind == ToolKind::Patch)
@@ -657,10 +633,9 @@ fn plan(
 /// Claude Code's `ExitPlanMode` and Cursor's plan request do; other plan tools (Codex's
 /// `update_plan` …) only record it.
 fn asks_approval(name: &str) -> bool {
-    matches!(
-        canonical(name).as_str(),
-        "exitplanmode" | "createplanrequest"
-    )
+    ["exitplanmode", "createplanrequest"]
+        .iter()
+        .any(|asking| folded(name).eq(asking.chars()))
 }
 
 /// The user's answer to a plan put to them, from its call's result: a success is an
@@ -713,85 +688,31 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn names_map_across_spellings() {
-        for n in [
-            "edit_file",
-            "search_replace",
-            "StrReplace",
-            "Edit",
-            "MultiEdit",
-            "editToolCall",
-            "edit_file_v2",
-        ] {
+    fn names_compare_without_case_or_separators() {
+        for n in ["edit_file", "EditFile", "edit-file", "EDIT_FILE"] {
             assert_eq!(kind_of(n), ToolKind::Edit, "{n}");
         }
-        for n in ["write", "Write", "writeToolCall"] {
-            assert_eq!(kind_of(n), ToolKind::Write, "{n}");
-        }
-        for n in ["delete_file", "Delete", "deleteToolCall"] {
-            assert_eq!(kind_of(n), ToolKind::Delete, "{n}");
-        }
-        for n in [
-            "run_terminal_cmd",
-            "Shell",
-            "Bash",
-            "shellToolCall",
-            "run_terminal_command_v2",
-        ] {
-            assert_eq!(kind_of(n), ToolKind::Shell, "{n}");
-        }
-        for n in [
-            "todo_write",
-            "TodoWrite",
-            "todoToolCall",
-            "updateTodosToolCall",
-        ] {
-            assert_eq!(kind_of(n), ToolKind::Todo, "{n}");
-        }
-        assert_eq!(kind_of("create_plan"), ToolKind::Plan);
-        assert_eq!(kind_of("createPlanToolCall"), ToolKind::Plan);
-        assert_eq!(kind_of("ExitPlanMode"), ToolKind::Plan);
-        assert_eq!(kind_of("NotebookEdit"), ToolKind::Edit);
-        for n in ["read_file", "readToolCall", "Read"] {
-            assert_eq!(kind_of(n), ToolKind::Read, "{n}");
-        }
-        assert_eq!(kind_of("Grep"), ToolKind::Grep);
-        assert_eq!(kind_of("mcpToolCall"), ToolKind::Mcp);
+        assert_eq!(kind_of("Bash"), ToolKind::Shell);
         assert_eq!(kind_of("mcp__github__get_issue"), ToolKind::Mcp);
-        assert_eq!(kind_of("taskToolCall"), ToolKind::Task);
-        for n in ["toolcall", "", "frobnicateToolCall"] {
+        assert_eq!(kind_of("mcp_linear_create"), ToolKind::Mcp);
+        for n in ["", "get_weather", "readToolCall", "edit_files"] {
             assert_eq!(kind_of(n), ToolKind::Other, "{n}");
         }
     }
 
     #[test]
-    fn codex_and_gemini_cli_names_map() {
-        for n in [
-            "shell_command",
-            "container.exec",
-            "command_execution",
-            "run_shell_command",
-            "exec_command",
-            "local_shell",
-        ] {
-            assert_eq!(kind_of(n), ToolKind::Shell, "{n}");
-        }
-        assert_eq!(kind_of("write_todos"), ToolKind::Todo);
-        assert_eq!(kind_of("replace"), ToolKind::Edit);
-        assert_eq!(kind_of("write_file"), ToolKind::Write);
-        assert_eq!(kind_of("apply_patch"), ToolKind::Patch);
-        assert_eq!(kind_of("read_file"), ToolKind::Read);
-        assert_eq!(kind_of("glob"), ToolKind::Glob);
-        assert_eq!(kind_of("search_file_content"), ToolKind::Grep);
-        assert_eq!(kind_of("list_directory"), ToolKind::List);
-        assert_eq!(kind_of("google_web_search"), ToolKind::WebSearch);
-        assert_eq!(kind_of("web_fetch"), ToolKind::WebFetch);
-        assert_eq!(kind_of("update_plan"), ToolKind::Other);
+    fn a_formats_table_comes_before_the_generic_names() {
+        const MINE: ToolNames = &[("read", ToolKind::WebFetch), ("frob", ToolKind::Grep)];
+        assert_eq!(kind_in(&[MINE], "Read"), ToolKind::WebFetch);
+        assert_eq!(kind_in(&[MINE], "frob"), ToolKind::Grep);
+        assert_eq!(kind_in(&[MINE], "glob"), ToolKind::Glob);
+        assert_eq!(kind_in(&[], "frob"), ToolKind::Other);
     }
 
     #[test]
     fn patch_edits_name_their_operation() {
-        let op = |args: Value| match build("apply_patch", "c", &args, None, None).0 {
+        let op = |args: Value| match build("apply_patch", ToolKind::Patch, "c", &args, None, None).0
+        {
             Meta::FileEdit(m) => (m.operation, m.new_path),
             other => panic!("not a file edit: {other:?}"),
         };
@@ -807,10 +728,10 @@ mod tests {
     #[test]
     fn an_unread_apply_patch_envelope_is_a_tool_call() {
         let args = json!({"input": "*** Begin Patch\n*** Frobnicate: x\n*** End Patch\n"});
-        let (meta, _) = build("apply_patch", "c", &args, None, None);
+        let (meta, _) = build("apply_patch", ToolKind::Patch, "c", &args, None, None);
         assert!(matches!(meta, Meta::ToolCall(m) if m.arguments == args));
         let unified = json!({"patch": "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"});
-        let (meta, _) = build("apply_patch", "c", &unified, None, None);
+        let (meta, _) = build("apply_patch", ToolKind::Patch, "c", &unified, None, None);
         assert!(
             matches!(meta, Meta::FileEdit(_)),
             "a unified diff stays a file edit"
@@ -821,6 +742,7 @@ mod tests {
     fn edit_with_old_and_new_has_a_diff() {
         let (meta, content) = build(
             "Edit",
+            ToolKind::Edit,
             "c1",
             &json!({"file_path": "src/a.rs", "old_string": "a\nb", "new_string": "a\nc"}),
             None,
@@ -845,6 +767,7 @@ mod tests {
         };
         let (meta, _) = build(
             "shellToolCall",
+            ToolKind::Shell,
             "c",
             &json!({"command": "make"}),
             Some(&outcome),

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::model::ToolCallMeta;
-use crate::normalize::{ToolKind, language_for_path, tool_kind};
+use crate::normalize::{ToolKind, kind_in, language_for_path};
 
 /// A `tool_call` document as a person reads it.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,6 +186,13 @@ const PATH: &[&str] = &[
     "file",
 ];
 
+/// The call's kind as its format named it, else (a response saved by an earlier
+/// version) by every format's names.
+fn kind(m: &ToolCallMeta) -> ToolKind {
+    m.tool_kind
+        .unwrap_or_else(|| kind_in(crate::formats::ANY_AGENT, &m.tool_name))
+}
+
 /// The view of a `tool_call` document.
 pub fn tool_view(m: &ToolCallMeta) -> ToolView<'_> {
     let data = m.result.as_ref().map(|r| &r.data);
@@ -198,7 +205,7 @@ pub fn tool_view(m: &ToolCallMeta) -> ToolView<'_> {
             answer: data.and_then(result_text).map(|t| without_resume_line(&t)),
         });
     }
-    match tool_kind(&m.tool_name) {
+    match kind(m) {
         ToolKind::Read => match read(args, data) {
             Some(v) => ToolView::Read(v),
             None => ToolView::Generic(generic(m)),
@@ -269,7 +276,7 @@ fn generic(m: &ToolCallMeta) -> GenericView<'_> {
             text,
         };
     }
-    if tool_kind(&m.tool_name) == ToolKind::Mcp {
+    if kind(m) == ToolKind::Mcp {
         let tool = str_field(args, &["toolName", "tool_name", "name", "tool"]).unwrap_or("tool");
         return GenericView {
             server: str_field(

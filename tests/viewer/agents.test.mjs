@@ -1,5 +1,6 @@
 // Codex CLI and Gemini CLI runs in the viewer: each kind of document they make is
-// shown, and the screenshots docs/screenshots/codex-session.png and gemini-cli.png.
+// shown, and the screenshots docs/screenshots/codex-session.png and gemini-cli.png;
+// Cursor's sub-agents as runs nested in their calls.
 import { join } from 'node:path';
 import { assert, openViewer, loadFile } from './lib.mjs';
 import { screenshotDir } from '../shared/screenshots.mjs';
@@ -65,6 +66,30 @@ export const tests = [
       assert.ok(s.diffRows >= 2, `added lines shown in the diffs: ${s.diffRows}`);
       assert.match(s.progress, /2\/2/);
       await screenshot(page, root, 'gemini-cli.png');
+    },
+  },
+  {
+    name: 'Cursor sub-agents: each finished taskToolCall holds its run, folded, with its Markdown',
+    async run({ page, base, root }) {
+      await openViewer(page, base);
+      assert.equal(await loadFile(page, join(root, 'tests/fixtures/cursor-stream-json/subagents.jsonl')), 'loaded');
+      const runs = await page.evaluate(() => {
+        const root = document.getElementById('view').shadowRoot;
+        return [...root.querySelectorAll('.ds-subagent-run > details.ds-subagent')].map((d) => {
+          d.open = true;
+          return {
+            type: d.querySelector('.ds-subagent-type')?.textContent,
+            tables: d.querySelectorAll('table').length,
+            scripts: d.querySelectorAll('script').length,
+            text: d.textContent,
+          };
+        });
+      });
+      assert.deepEqual(runs.map((r) => r.type), ['explore', 'watcher'], 'the two runs with steps, by agent kind');
+      assert.equal(runs[0].tables, 1, 'the run\'s Markdown table is a table');
+      assert.equal(runs[0].scripts, 0);
+      assert.match(runs[0].text, /Let me search/);
+      assert.match(runs[0].text, /<script>alert\(1\)<\/script>/, 'raw HTML in a run is shown as text');
     },
   },
 ];

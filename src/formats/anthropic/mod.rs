@@ -8,3 +8,14 @@ pub(super) mod stream;
 
 pub(super) use messages::Messages;
 pub(super) use stream::Stream;
+
+use crate::normalize::{ToolKind, ToolNames};
+
+/// The Anthropic API's own tools (the text editor tool, over its versions); the
+/// tools an application defines are named in the agents' tables and
+/// [`GENERIC`](crate::normalize::GENERIC).
+pub(super) const TOOLS: ToolNames = &[
+    ("str_replace_editor", ToolKind::Edit),
+    ("str_replace_based_edit_tool", ToolKind::Edit),
+    ("bash", ToolKind::Shell),
+];

@@ -16,6 +16,21 @@ use serde::Deserialize;
 use serde::de::{self, Deserializer, Visitor};
 
 use crate::model::Usage;
+use crate::normalize::{ToolKind, ToolNames};
+
+/// Codex CLI's tool names: its shell tools over the versions (`shell`,
+/// `shell_command`, `container.exec`, `exec_command`, the Responses API's
+/// `local_shell`), `exec --json`'s `command_execution` item, and `apply_patch`.
+/// `update_plan` records the plan's steps and stays a tool call.
+pub(super) const TOOLS: ToolNames = &[
+    ("shell", ToolKind::Shell),
+    ("shell_command", ToolKind::Shell),
+    ("container.exec", ToolKind::Shell),
+    ("exec_command", ToolKind::Shell),
+    ("local_shell", ToolKind::Shell),
+    ("command_execution", ToolKind::Shell),
+    ("apply_patch", ToolKind::Patch),
+];
 
 /// Codex's token counts (`Usage` of the stream, `TokenUsage` of the sessions).
 #[derive(Deserialize, Default, Clone, Copy, PartialEq, Eq)]
