@@ -416,3 +416,48 @@ fn a_failed_cursor_task_ends_its_run_as_failed_and_agent_kinds_read_in_every_for
         "no steps, no run"
     );
 }
+
+#[test]
+fn a_cursor_run_holds_its_tools_and_its_own_sub_agents_and_goes_on_after_them() {
+    let inner = json!({"toolCall": {"taskToolCall": {
+        "args": {"description": "Deeper", "subagentType": {"custom": "digger"}},
+        "result": {"success": {"conversationSteps": [{"assistantMessage": {"text": "Deep."}}]}}}}});
+    let steps = json!({"success": {"conversationSteps": [
+        {"toolCall": {"shellToolCall": {"args": {"command": "ls", "toolCallId": "sub_ls"},
+            "result": {"success": {"exitCode": 0, "stdout": "a\n"}}}}},
+        inner,
+        {"assistantMessage": {"text": "Outer again."}},
+    ]}});
+    let input = [
+        INIT.to_owned(),
+        cursor_task("completed", "OUT", json!({"unspecified": {}}), Some(steps)),
+        DONE.to_owned(),
+    ]
+    .concat();
+    let c = cursor_run(&input);
+    let outer = call(&c, 0, 0).subagent.as_ref().unwrap();
+    assert_eq!(outer.agent_type, None, "`unspecified` names no kind");
+    let run = outer.turn.unwrap();
+    let r = response(&c, run);
+    let types: Vec<_> = r.documents.iter().map(|d| d.doc_type()).collect();
+    assert_eq!(
+        types,
+        [
+            DocumentType::TerminalCommand,
+            DocumentType::ToolCall,
+            DocumentType::Text
+        ]
+    );
+    assert_eq!(r.documents[2].content.as_deref(), Some("Outer again."));
+    let inner = call(&c, run, 1).subagent.as_ref().unwrap();
+    assert_eq!(inner.agent_type.as_deref(), Some("digger"));
+    let deep = response(&c, inner.turn.unwrap());
+    assert_eq!(
+        deep.parent.as_ref().unwrap().turn,
+        run,
+        "the inner run hangs off the outer run"
+    );
+    assert_eq!(deep.documents[0].content.as_deref(), Some("Deep."));
+    assert_eq!(deep.status, ResponseStatus::Completed);
+    assert_eq!(r.status, ResponseStatus::Completed);
+}

@@ -363,16 +363,30 @@ impl Adapter for CursorCli {
 /// `tool_call` `started`/`completed`: `{<key>: {args, result}}` or
 /// `{function: {name, arguments}}`.
 fn tool_call(mut line: Line<'_>, n: &mut dyn Sink) {
-    let Some(payload) = line.tool_call.take() else {
+    let Some((name, args, result)) = line.tool_call.take().and_then(call_parts) else {
         return n.apply(Event::Unknown);
     };
+    let call_id = line.call_id.clone().unwrap_or_default();
+    if line.subtype.as_deref() == Some("completed") {
+        end_call(call_id, name, args, result, line.duration_ms, None, n);
+    } else {
+        n.apply(Event::ToolStart {
+            call_id,
+            name,
+            args,
+            doc_id: None,
+        });
+    }
+}
+
+/// The name, arguments and result of a tool payload, `{<key>: {args, result}}` or
+/// `{function: {name, arguments}}`.
+fn call_parts(payload: Value) -> Option<(String, Value, Option<Value>)> {
     let Value::Object(map) = payload else {
-        return n.apply(Event::Unknown);
+        return None;
     };
-    let Some((key, body)) = map.into_iter().next() else {
-        return n.apply(Event::Unknown);
-    };
-    let (name, args, result) = match (key.as_str(), body) {
+    let (key, body) = map.into_iter().next()?;
+    Some(match (key.as_str(), body) {
         ("function", Value::Object(mut f)) => {
             let name = f
                 .remove("name")
@@ -386,71 +400,104 @@ fn tool_call(mut line: Line<'_>, n: &mut dyn Sink) {
             (key, args, body.remove("result"))
         }
         (_, other) => (key, other, None),
+    })
+}
+
+/// A call's end, made by the main agent or, `within` a sub-agent's run, by that
+/// agent. A `taskToolCall`'s result carries its sub-agent's run (`conversationSteps`),
+/// which becomes the run shown inside the call.
+fn end_call(
+    call_id: String,
+    name: String,
+    args: Value,
+    result: Option<Value>,
+    duration_ms: Option<u64>,
+    within: Option<&str>,
+    n: &mut dyn Sink,
+) {
+    let mut outcome = outcome(result.unwrap_or(Value::Null));
+    let steps = match &mut outcome.data {
+        Value::Object(data) => data.remove("conversationSteps"),
+        _ => None,
     };
-    let call_id = line.call_id.clone().unwrap_or_default();
-    let completed = line.subtype.as_deref() == Some("completed");
-    if completed {
-        let mut outcome = outcome(result.unwrap_or(Value::Null));
-        let steps = match &mut outcome.data {
-            Value::Object(data) => data.remove("conversationSteps"),
-            _ => None,
-        };
-        let duration_ms = line
-            .duration_ms
-            .or_else(|| millis(outcome.data.get("durationMs")));
-        let failed = outcome.status != CallStatus::Success;
-        n.apply(Event::ToolEnd {
-            call_id: call_id.clone(),
-            name: Some(name),
-            args: Some(args),
-            outcome,
-            duration_ms,
-        });
-        if let Some(Value::Array(steps)) = steps {
-            subagent_run(call_id, &steps, failed, n);
-        }
-    } else {
-        n.apply(Event::ToolStart {
-            call_id,
-            name,
-            args,
-            doc_id: None,
-        });
+    let duration_ms = duration_ms.or_else(|| millis(outcome.data.get("durationMs")));
+    let failed = outcome.status != CallStatus::Success;
+    n.apply(Event::ToolEnd {
+        call_id: call_id.clone(),
+        name: Some(name),
+        args: Some(args),
+        outcome,
+        duration_ms,
+    });
+    if let Some(Value::Array(steps)) = steps {
+        subagent_run(call_id, steps, failed, within, n);
     }
 }
 
 /// A sub-agent's run as `taskToolCall`'s result gives it, whole, once it has ended:
-/// `conversationSteps`, of which the assistant messages are read
-/// (`{assistantMessage: {text}}`; a step of another kind counts as unknown). The run
-/// is shown inside the call, as Claude Code's sub-agents are, and ends with the call:
-/// the stream says no more of it, even of one left in the background (`isBackground`).
-fn subagent_run(call_id: String, steps: &[Value], failed: bool, n: &mut dyn Sink) {
+/// `conversationSteps` of assistant messages, thinking, the agent's tool calls (each
+/// `{toolCall: {<key>: {args, result}}}`, as in the main stream) and the user's
+/// message (its prompt, shown with the call); a step of another kind counts as not
+/// understood. The run is shown inside the call, as Claude Code's sub-agents are, and
+/// ends with the call: the stream says no more of it, even of one left in the
+/// background (`isBackground`). Afterwards the agent the call was made `within` goes on.
+fn subagent_run(
+    parent: String,
+    steps: Vec<Value>,
+    failed: bool,
+    within: Option<&str>,
+    n: &mut dyn Sink,
+) {
     n.apply(Event::Agent {
-        parent: Some(call_id.clone()),
+        parent: Some(parent.clone()),
     });
-    let mut text = String::new();
-    for step in steps {
-        match step
-            .pointer("/assistantMessage/text")
-            .and_then(Value::as_str)
-        {
-            Some(said) => {
-                if !text.is_empty() && !said.is_empty() {
-                    text.push_str("\n\n");
-                }
-                text.push_str(said);
+    let mut prose = false;
+    for (i, mut step) in steps.into_iter().enumerate() {
+        let said = |key: &str| {
+            step.pointer(&format!("/{key}/text"))
+                .and_then(Value::as_str)
+        };
+        if let Some(text) = said("assistantMessage") {
+            if prose && !text.is_empty() {
+                n.apply(Event::Text(Cow::Borrowed("\n\n")));
             }
-            None => n.apply(Event::Unknown),
+            prose |= !text.is_empty();
+            n.apply(Event::Text(Cow::Owned(text.to_owned())));
+        } else if let Some(text) = said("thinkingMessage") {
+            n.apply(Event::Thinking(Cow::Owned(text.to_owned())));
+            n.apply(Event::ThinkingEnd {
+                signature: None,
+                redacted: false,
+            });
+        } else if step.get("userMessage").is_some() {
+            // The prompt, which the call's arguments give.
+        } else if let Some((name, args, result)) = step
+            .get_mut("toolCall")
+            .map(Value::take)
+            .and_then(call_parts)
+        {
+            prose = false;
+            let call_id = match args.get("toolCallId").and_then(Value::as_str) {
+                Some(id) if !id.is_empty() => id.to_owned(),
+                _ => format!("{parent}#{i}"),
+            };
+            n.apply(Event::ToolStart {
+                call_id: call_id.clone(),
+                name: name.clone(),
+                args: args.clone(),
+                doc_id: None,
+            });
+            if result.is_some() {
+                end_call(call_id, name, args, result, None, Some(&parent), n);
+            }
+        } else {
+            n.apply(Event::Unknown);
         }
     }
-    if !text.is_empty() {
-        n.apply(Event::Text(Cow::Owned(text)));
-    }
-    n.apply(Event::Agent { parent: None });
-    n.apply(Event::AgentEnd {
-        parent: call_id,
-        failed,
+    n.apply(Event::Agent {
+        parent: within.map(str::to_owned),
     });
+    n.apply(Event::AgentEnd { parent, failed });
 }
 
 /// Milliseconds as a number or, as Cursor writes 64-bit integers, a string.

@@ -225,16 +225,16 @@ pub(crate) fn build(
 }
 
 /// The kind of sub-agent a call asks for: a name (`subagent_type`), or Cursor's
-/// `subagentType` object, `{custom: {name}}` for an agent the user defined, else keyed
-/// by the kind.
+/// `subagentType` object, `{custom: {name}}` or `{custom: name}` for an agent the user
+/// defined, else keyed by the kind (`{explore: {}}`; `unspecified` names none).
 fn agent_type(args: &Value) -> Option<String> {
     let named = match field(args, &["subagent_type", "subagentType", "agentType"])? {
         Value::String(s) => s.as_str(),
-        Value::Object(kind) => match kind.iter().next()? {
-            (_, Value::Object(custom)) if custom.get("name").is_some_and(Value::is_string) => {
-                custom["name"].as_str().unwrap_or_default()
-            }
-            (key, _) => key.as_str(),
+        Value::Object(kind) => match kind.iter().next().map(|(k, v)| (k.as_str(), v))? {
+            ("custom", Value::String(name)) => name.as_str(),
+            ("custom", custom) => custom.get("name").and_then(Value::as_str)?,
+            ("unspecified", _) => return None,
+            (key, _) => key,
         },
         _ => return None,
     };

@@ -85,8 +85,9 @@ export const tests = [
           };
         });
       });
-      assert.deepEqual(runs.map((r) => r.type), ['explore', 'watcher'], 'the two runs with steps, by agent kind');
+      assert.deepEqual(runs.map((r) => r.type), ['explore', undefined], 'the two runs with steps, by agent kind');
       assert.equal(runs[0].tables, 1, 'the run\'s Markdown table is a table');
+      assert.match(runs[0].text, /Searched/, 'the sub-agent\'s own tool calls are in its run');
       assert.equal(runs[0].scripts, 0);
       assert.match(runs[0].text, /Let me search/);
       assert.match(runs[0].text, /<script>alert\(1\)<\/script>/, 'raw HTML in a run is shown as text');
