@@ -464,6 +464,7 @@ fn subagent_run(
             prose |= !text.is_empty();
             n.apply(Event::Text(Cow::Owned(text.to_owned())));
         } else if let Some(text) = said("thinkingMessage") {
+            prose = false;
             n.apply(Event::Thinking(Cow::Owned(text.to_owned())));
             n.apply(Event::ThinkingEnd {
                 signature: None,

@@ -101,7 +101,8 @@ fn from_error(e: Error) -> JsValue {
 /// A Rust value as plain JS objects (maps as objects, no `Map`s or `BigInt`s): written
 /// as JSON by serde_json and read by `JSON.parse`. One serialiser for every type (the
 /// model is serialised as JSON elsewhere anyway), where serde-wasm-bindgen's second
-/// one cost about 11 KB of wasm. Not for patches: see [`PatchKeys`].
+/// one cost about 11 KB of wasm. Not for patches: they leave as the wire string of
+/// `pull()`, read into objects in JavaScript (`pkg-template/wire.js`).
 pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let json = serde_json::to_string(value).map_err(|e| js_error("DS_INTERNAL", &e.to_string()))?;
     js_sys::JSON::parse(&json).map_err(|_| js_error("DS_INTERNAL", "JSON.parse failed"))

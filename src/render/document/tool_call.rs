@@ -113,6 +113,9 @@ pub(super) fn part(
                     );
                     out.raw("</div>");
                 }
+                // No answer beside its run (Cursor's result is the run and its ids): the
+                // run says it all.
+                ToolView::Subagent(_) if m.subagent.as_ref().is_some_and(|s| s.turn.is_some()) => {}
                 ToolView::Generic(g) if g.text.is_some() => {
                     fold_text(out, g.text.as_deref().unwrap_or_default(), opts);
                 }
