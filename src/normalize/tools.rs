@@ -212,8 +212,8 @@ pub(crate) fn build(
             if let Meta::ToolCall(m) = &mut meta {
                 m.subagent = Some(Subagent {
                     description: str_field(args, &["description", "title", "name"])
-                        .unwrap_or_default()
-                        .to_owned(),
+                        .map(str::to_owned)
+                        .unwrap_or_else(|| first_words(str_field(args, &["prompt"]))),
                     agent_type: agent_type(args),
                     turn: None,
                 });
@@ -221,6 +221,22 @@ pub(crate) fn build(
             (meta, content)
         }
         _ => other(kind),
+    }
+}
+
+/// A call that names no task (Codex's `spawn_agent`) is described by the start of its
+/// prompt: its first line, at most 60 characters.
+fn first_words(prompt: Option<&str>) -> String {
+    const MAX: usize = 60;
+    let line = prompt
+        .unwrap_or_default()
+        .trim()
+        .lines()
+        .next()
+        .unwrap_or_default();
+    match line.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", line[..at].trim_end()),
+        None => line.to_owned(),
     }
 }
 
@@ -698,6 +714,29 @@ mod tests {
         for n in ["", "get_weather", "readToolCall", "edit_files"] {
             assert_eq!(kind_of(n), ToolKind::Other, "{n}");
         }
+    }
+
+    #[test]
+    fn a_task_without_a_description_is_described_by_its_prompt() {
+        let described =
+            |args: Value| match build("spawn_agent", ToolKind::Task, "c", &args, None, None).0 {
+                Meta::ToolCall(m) => m.subagent.unwrap().description,
+                other => panic!("not a tool call: {other:?}"),
+            };
+        assert_eq!(
+            described(json!({"description": "Find", "prompt": "Look."})),
+            "Find"
+        );
+        assert_eq!(
+            described(json!({"prompt": "  Check the helpers.\nThen say so."})),
+            "Check the helpers."
+        );
+        let long = "ä".repeat(70);
+        assert_eq!(
+            described(json!({"prompt": long})),
+            format!("{}…", "ä".repeat(60))
+        );
+        assert_eq!(described(json!({})), "");
     }
 
     #[test]

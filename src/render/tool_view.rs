@@ -202,7 +202,9 @@ pub fn tool_view(m: &ToolCallMeta) -> ToolView<'_> {
             description: &sub.description,
             agent_type: sub.agent_type.as_deref(),
             prompt: str_field(args, &["prompt", "task", "instructions"]),
-            answer: data.and_then(result_text).map(|t| without_resume_line(&t)),
+            answer: data
+                .and_then(|d| result_text(d).or_else(|| agent_messages(d)))
+                .map(|t| without_resume_line(&t)),
         });
     }
     match kind(m) {
@@ -252,6 +254,18 @@ pub fn result_text(data: &Value) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// The final messages of the agents a call started, as Codex's `agents_states` gives
+/// them (`{<thread id>: {status, message}}`), one paragraph each.
+fn agent_messages(data: &Value) -> Option<String> {
+    let messages: Vec<&str> = data
+        .as_object()?
+        .values()
+        .filter_map(|state| str_field(state, &["message"]))
+        .filter(|m| !m.trim().is_empty())
+        .collect();
+    (!messages.is_empty()).then(|| messages.join("\n\n"))
 }
 
 /// A sub-agent's answer without the trailing `agentId: … (for resuming …)` line.
