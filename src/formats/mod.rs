@@ -342,9 +342,13 @@ mod tool_name_tests {
                     ("local_shell", Shell),
                     ("apply_patch", Patch),
                     ("update_plan", Other),
+                    ("collaboration.spawn_agent", Task),
                 ],
             ),
-            (Format::CodexExecJson, &[("command_execution", Shell)]),
+            (
+                Format::CodexExecJson,
+                &[("command_execution", Shell), ("spawn_agent", Task)],
+            ),
             (
                 Format::GeminiCliStreamJson,
                 &[

@@ -213,7 +213,7 @@ pub(crate) fn build(
                 m.subagent = Some(Subagent {
                     description: str_field(args, &["description", "title", "name"])
                         .map(str::to_owned)
-                        .unwrap_or_else(|| first_words(str_field(args, &["prompt"]))),
+                        .unwrap_or_else(|| first_words(str_field(args, &["prompt", "message"]))),
                     agent_type: agent_type(args),
                     turn: None,
                 });
@@ -735,6 +735,10 @@ mod tests {
         assert_eq!(
             described(json!({"prompt": long})),
             format!("{}…", "ä".repeat(60))
+        );
+        assert_eq!(
+            described(json!({"message": "Audit the helpers."})),
+            "Audit the helpers."
         );
         assert_eq!(described(json!({})), "");
     }

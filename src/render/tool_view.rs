@@ -201,7 +201,7 @@ pub fn tool_view(m: &ToolCallMeta) -> ToolView<'_> {
         return ToolView::Subagent(SubagentView {
             description: &sub.description,
             agent_type: sub.agent_type.as_deref(),
-            prompt: str_field(args, &["prompt", "task", "instructions"]),
+            prompt: str_field(args, &["prompt", "task", "instructions", "message"]),
             answer: data
                 .and_then(|d| result_text(d).or_else(|| agent_messages(d)))
                 .map(|t| without_resume_line(&t)),

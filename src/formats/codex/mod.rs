@@ -22,7 +22,8 @@ use crate::normalize::{ToolKind, ToolNames};
 /// `shell_command`, `container.exec`, `exec_command`, the Responses API's
 /// `local_shell`), `exec --json`'s `command_execution` item, and `apply_patch`.
 /// `update_plan` records the plan's steps and stays a tool call; `spawn_agent` (a
-/// `collab_tool_call`) starts a sub-agent, whose own work is in a session of its own.
+/// `collab_tool_call`, in a session a function call whose `message` is the prompt)
+/// starts a sub-agent, whose own work is in a session of its own.
 pub(super) const TOOLS: ToolNames = &[
     ("shell", ToolKind::Shell),
     ("shell_command", ToolKind::Shell),
@@ -32,6 +33,7 @@ pub(super) const TOOLS: ToolNames = &[
     ("command_execution", ToolKind::Shell),
     ("apply_patch", ToolKind::Patch),
     ("spawn_agent", ToolKind::Task),
+    ("collaboration.spawn_agent", ToolKind::Task),
 ];
 
 /// Codex's token counts (`Usage` of the stream, `TokenUsage` of the sessions).
