@@ -60,8 +60,12 @@ const DONE: &str = r#"{"type":"result","subtype":"success","is_error":false,"res
 "#;
 
 fn run(input: &str) -> Conversation {
+    run_as(Format::ClaudeCodeStreamJson, input)
+}
+
+fn run_as(format: Format, input: &str) -> Conversation {
     let mut s = DocStream::new(Options {
-        format: Some(Format::ClaudeCodeStreamJson),
+        format: Some(format),
         ..Options::default()
     });
     s.push(input.as_bytes()).unwrap();
@@ -323,13 +327,7 @@ fn cursor_task(subtype: &str, id: &str, agent: Value, result: Option<Value>) -> 
 }
 
 fn cursor_run(input: &str) -> Conversation {
-    let mut s = DocStream::new(Options {
-        format: Some(Format::CursorStreamJson),
-        ..Options::default()
-    });
-    s.push(input.as_bytes()).unwrap();
-    s.finish().unwrap();
-    s.conversation().clone()
+    run_as(Format::CursorStreamJson, input)
 }
 
 #[test]

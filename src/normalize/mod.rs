@@ -36,6 +36,8 @@ use subagents::Lane;
 struct Call {
     key: DocKey,
     name: String,
+    /// The kind its name says, looked up once when it starts (the name does not change).
+    kind: ToolKind,
     args: Value,
     /// The result has come.
     done: bool,
@@ -257,9 +259,8 @@ impl Normalizer {
             Event::ToolArgs { call_id, args } => {
                 if let Some(call) = self.calls.get_mut(&call_id) {
                     call.args = tools::args_value(args);
-                    let kind = tools::kind_in(self.tool_names, &call.name);
                     let (meta, content) =
-                        tools::build(&call.name, kind, &call_id, &call.args, None, None);
+                        tools::build(&call.name, call.kind, &call_id, &call.args, None, None);
                     let key = call.key;
                     self.rebuild(key, meta, content);
                 }
@@ -542,8 +543,8 @@ impl Normalizer {
         if let Some(call) = self.calls.get_mut(&call_id) {
             // A repeated start updates the arguments.
             call.args = args;
-            let kind = tools::kind_in(self.tool_names, &call.name);
-            let (meta, content) = tools::build(&call.name, kind, &call_id, &call.args, None, None);
+            let (meta, content) =
+                tools::build(&call.name, call.kind, &call_id, &call.args, None, None);
             let key = call.key;
             self.rebuild(key, meta, content);
             return;
@@ -569,6 +570,7 @@ impl Normalizer {
             Call {
                 key,
                 name,
+                kind,
                 args,
                 done: false,
             },
@@ -607,10 +609,9 @@ impl Normalizer {
         if call.args.is_null() {
             call.args = Value::Object(Default::default());
         }
-        let kind = tools::kind_in(self.tool_names, &call.name);
         let (meta, content) = tools::build(
             &call.name,
-            kind,
+            call.kind,
             &call_id,
             &call.args,
             Some(&outcome),
