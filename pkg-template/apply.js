@@ -72,8 +72,8 @@ export class PatchApplier {
   applyWire(wire) {
     this.#selection = undefined;
     let n = 0;
-    eachRecord(wire, (f, payload) => {
-      this.#apply(f[0], f, payload);
+    eachRecord(wire, (op, turn, index, part, name, payload) => {
+      this.#apply(op, turn, index, part, name, payload);
       n++;
     });
     return n;
@@ -84,16 +84,16 @@ export class PatchApplier {
     this.#selection = undefined;
     for (const p of patches) {
       switch (p.op) {
-        case 'insert_turn': this.#apply('t', ['t', p.turn], p.html); break;
-        case 'replace_turn_header': this.#apply('h', ['h', p.turn], p.html); break;
-        case 'insert_document': this.#apply('i', ['i', p.turn, p.index], p.html); break;
-        case 'replace_document': this.#apply('d', ['d', p.turn, p.index], p.html); break;
-        case 'append_part': this.#apply('a', ['a', p.turn, p.index, p.part], p.html); break;
-        case 'replace_part': this.#apply('r', ['r', p.turn, p.index, p.part], p.html); break;
-        case 'open_element': this.#apply('o', ['o', p.turn, p.index, p.part, p.tag], ''); break;
-        case 'set_attr': this.#apply('s', ['s', p.turn, p.index, p.part, p.attr], p.value); break;
-        case 'append_text': this.#apply('x', ['x', p.turn, p.index, p.part], p.text); break;
-        case 'close_element': this.#apply('c', ['c', p.turn, p.index, p.part], ''); break;
+        case 'insert_turn': this.#apply('t', p.turn, -1, '', '', p.html); break;
+        case 'replace_turn_header': this.#apply('h', p.turn, -1, '', '', p.html); break;
+        case 'insert_document': this.#apply('i', p.turn, p.index, '', '', p.html); break;
+        case 'replace_document': this.#apply('d', p.turn, p.index, '', '', p.html); break;
+        case 'append_part': this.#apply('a', p.turn, p.index, p.part, '', p.html); break;
+        case 'replace_part': this.#apply('r', p.turn, p.index, p.part, '', p.html); break;
+        case 'open_element': this.#apply('o', p.turn, p.index, p.part, p.tag, ''); break;
+        case 'set_attr': this.#apply('s', p.turn, p.index, p.part, p.attr, p.value); break;
+        case 'append_text': this.#apply('x', p.turn, p.index, p.part, '', p.text); break;
+        case 'close_element': this.#apply('c', p.turn, p.index, p.part, '', ''); break;
         default: break;
       }
     }
@@ -159,7 +159,7 @@ export class PatchApplier {
     if (selection) this.#selection = selection;
   }
 
-  #apply(op, f, payload) {
+  #apply(op, turn, index, partName, name, payload) {
     const root = this.#root;
     const ownerDocument = root.ownerDocument;
     switch (op) {
@@ -167,11 +167,11 @@ export class PatchApplier {
         const el = parseOne(ownerDocument, payload);
         if (!el) return;
         this.#hooks.turn?.(el);
-        this.#insertTurn(f[1], el);
+        this.#insertTurn(turn, el);
         return;
       }
       case 'h': {
-        const old = this.#turn(f[1])?.firstElementChild;
+        const old = this.#turn(turn)?.firstElementChild;
         const el = parseOne(ownerDocument, payload);
         if (!old || !el) return;
         this.#hooks.header?.(el);
@@ -179,15 +179,15 @@ export class PatchApplier {
         return;
       }
       case 'i': {
-        const turn = this.#turn(f[1]);
+        const parent = this.#turn(turn);
         const el = parseOne(ownerDocument, payload);
-        if (!turn || !el) return;
+        if (!parent || !el) return;
         this.#hooks.document?.(el);
-        turn.insertBefore(el, turn.children[Number(f[2]) + 1] ?? null);
+        parent.insertBefore(el, parent.children[Number(index) + 1] ?? null);
         return;
       }
       case 'd': {
-        const old = this.#doc(f[1], f[2]);
+        const old = this.#doc(turn, index);
         const el = parseOne(ownerDocument, payload);
         if (!old || !el) return;
         const state = takeState(old, this.#readerSelection());
@@ -201,7 +201,7 @@ export class PatchApplier {
         return;
       }
     }
-    const part = this.#part(f[1], f[2], f[3]);
+    const part = this.#part(turn, index, partName);
     if (!part) return;
     switch (op) {
       case 'a': {
@@ -222,7 +222,7 @@ export class PatchApplier {
         break;
       }
       case 'o': {
-        const tag = f[4];
+        const tag = name;
         if (!TAGS.has(tag)) return;
         const el = ownerDocument.createElement(tag);
         part.cursor.appendChild(el);
@@ -230,7 +230,6 @@ export class PatchApplier {
         break;
       }
       case 's': {
-        const name = f[4];
         if (!ATTRS.has(name) || (name === 'href' && !SAFE_HREF.test(payload.trim()))) return;
         part.cursor.setAttribute(name, payload);
         break;

@@ -5,9 +5,60 @@
 // crosses into WebAssembly once (`write`), and the patches come out as one string
 // (`pull`), read into objects here, only when the chunk changed something (most chunks
 // of a stream end no line and change nothing).
+//
+// write() and writeText() are redefined here too: a chunk of up to 64 KiB is copied
+// into the stream's staging area in WebAssembly memory and read there
+// (`__writeStaged`), where wasm-bindgen's own methods allocate a buffer for every chunk
+// and return their result as an array. Larger chunks, other argument types and a freed
+// stream go through wasm-bindgen's methods, which say what is wrong.
 import { readPatches as docstreamReadPatches } from './wire.js';
 
+const DOCSTREAM_STAGED_MAX = 64 * 1024;
+const docstreamWriteCopied = DocStream.prototype.write;
+const docstreamWriteTextCopied = DocStream.prototype.writeText;
+
+/** The address of `stream`'s staging area, at least `len` bytes (at most the maximum). */
+function docstreamStage(stream, len) {
+  let cap = stream.__stagedCap ?? 0;
+  if (len > cap) {
+    cap = Math.min(Math.max(len, cap * 2, 1024), DOCSTREAM_STAGED_MAX);
+    stream.__stagedAt = stream.__stage(cap);
+    stream.__stagedCap = cap;
+  }
+  return stream.__stagedAt;
+}
+
+/** What `__writeStaged` returned, as `write()` returns it. */
+function docstreamWrote(stream, code) {
+  if (code === 2) throw stream.__takeError();
+  return code === 1;
+}
+
 Object.defineProperties(DocStream.prototype, {
+  write: {
+    configurable: true,
+    writable: true,
+    value: function write(chunk) {
+      const len = chunk instanceof Uint8Array ? chunk.length : Infinity;
+      if (len > DOCSTREAM_STAGED_MAX || this.__wbg_ptr === 0) return docstreamWriteCopied.call(this, chunk);
+      // The area first: growing it may grow the memory, and so replace its view.
+      const at = docstreamStage(this, len);
+      getUint8ArrayMemory0().set(chunk, at);
+      return docstreamWrote(this, this.__writeStaged(len));
+    },
+  },
+  writeText: {
+    configurable: true,
+    writable: true,
+    value: function writeText(chunk) {
+      // UTF-8 takes at most three bytes per UTF-16 code unit.
+      const max = typeof chunk === 'string' ? chunk.length * 3 : Infinity;
+      if (max > DOCSTREAM_STAGED_MAX || this.__wbg_ptr === 0) return docstreamWriteTextCopied.call(this, chunk);
+      const at = docstreamStage(this, max);
+      const { written } = cachedTextEncoder.encodeInto(chunk, getUint8ArrayMemory0().subarray(at, at + max));
+      return docstreamWrote(this, this.__writeStaged(written));
+    },
+  },
   push: {
     configurable: true,
     writable: true,

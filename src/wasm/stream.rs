@@ -178,6 +178,11 @@ pub struct JsDocStream {
     inner: crate::DocStream,
     view: HtmlView,
     wire: PatchWriter,
+    /// Where `write()` copies a small chunk before `__writeStaged` reads it
+    /// (src/wasm/push.js): a chunk crosses with no allocation and no result array.
+    staging: Vec<u8>,
+    /// The error of the last `__writeStaged` that failed, for `__takeError`.
+    error: Option<JsValue>,
 }
 
 #[wasm_bindgen(js_class = DocStream)]
@@ -195,6 +200,8 @@ impl JsDocStream {
             inner: crate::DocStream::new(stream_options(&options)?),
             view: HtmlView::new(render_options(&options)?),
             wire: PatchWriter::new(),
+            staging: Vec::new(),
+            error: None,
         })
     }
 
@@ -216,6 +223,42 @@ impl JsDocStream {
     pub fn write(&mut self, chunk: &[u8]) -> Result<bool, JsValue> {
         self.inner.push(chunk).map_err(from_error)?;
         Ok(self.inner.has_changes())
+    }
+
+    /// The address of the staging area, grown to `len` bytes when smaller. It moves
+    /// only when it grows, so `write()` asks again only for a larger chunk.
+    #[wasm_bindgen(js_name = __stage, skip_typescript)]
+    pub fn stage(&mut self, len: usize) -> usize {
+        if self.staging.len() < len {
+            self.staging = vec![0; len];
+        }
+        self.staging.as_mut_ptr() as usize
+    }
+
+    /// `write` of the first `len` bytes of the staging area: 0 when there is nothing
+    /// new, 1 when there is, 2 when it failed (`__takeError` gives the error).
+    #[wasm_bindgen(js_name = __writeStaged, skip_typescript)]
+    pub fn write_staged(&mut self, len: usize) -> u32 {
+        let result = match self.staging.get(..len) {
+            Some(chunk) => self.inner.push(chunk).map_err(from_error),
+            None => Err(js_error(
+                "DS_INTERNAL",
+                "a staged chunk larger than its area",
+            )),
+        };
+        match result {
+            Ok(()) => u32::from(self.inner.has_changes()),
+            Err(e) => {
+                self.error = Some(e);
+                2
+            }
+        }
+    }
+
+    /// The error of the last `__writeStaged` that returned 2.
+    #[wasm_bindgen(js_name = __takeError, skip_typescript)]
+    pub fn take_error(&mut self) -> JsValue {
+        self.error.take().unwrap_or(JsValue::UNDEFINED)
     }
 
     /// `write` for a chunk of text.

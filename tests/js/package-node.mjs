@@ -95,4 +95,36 @@ for (const size of [1, 3, 64, 1000]) assert.deepEqual(run(size), whole, `chunks 
   }
 }
 
+// write() and writeText() copy chunks of up to 64 KiB into the stream's staging area
+// and larger ones through a fresh allocation: chunks of growing and shrinking sizes on
+// both sides of that line, as bytes and as text (where a piece is whole UTF-8), give
+// the page of one write of the whole input.
+{
+  const one = (s) => s.replace(/\n/g, ' ');
+  const line = (i) => JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: `${i}: ünïcödé 日本 🚀 ` + 'x'.repeat(i % 50) }] }, timestamp_ms: i });
+  const body = Buffer.from(Array.from({ length: 3000 }, (_, i) => line(i)).join('\n') + '\n');
+  assert.ok(body.length > 3 * 65536, `${body.length} bytes`);
+  const whole = new DocStream({ format: 'cursor-stream-json' });
+  whole.write(body);
+  whole.end();
+  const sizes = [1, 5, 1000, 70000, 3, 65536, 65537, 200, 100000, 17];
+  for (const asText of [false, true]) {
+    const s = new DocStream({ format: 'cursor-stream-json' });
+    let at = 0;
+    for (let k = 0; at < body.length; k++) {
+      let piece = body.subarray(at, at + sizes[k % sizes.length]);
+      const text = piece.toString();
+      // A text piece must be whole characters: cut back to the last line break.
+      if (asText && Buffer.from(text).length !== piece.length) piece = piece.subarray(0, piece.lastIndexOf(10) + 1 || piece.length);
+      if (asText && Buffer.from(piece.toString()).length === piece.length) s.writeText(piece.toString());
+      else s.write(piece);
+      at += piece.length;
+    }
+    s.end();
+    assert.equal(one(s.html()), one(whole.html()), `staged writes, ${asText ? 'text' : 'bytes'}`);
+    s.free();
+  }
+  whole.free();
+}
+
 console.log('package-node: ok');
