@@ -1126,6 +1126,9 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_docstream_free: (a: number, b: number) => void;
+    readonly docstream___stage: (a: number, b: number) => number;
+    readonly docstream___takeError: (a: number) => any;
+    readonly docstream___writeStaged: (a: number, b: number) => number;
     readonly docstream_diffView: (a: number, b: number, c: number) => [number, number, number];
     readonly docstream_end: (a: number) => [number, number];
     readonly docstream_format: (a: number) => [number, number];
