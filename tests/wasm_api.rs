@@ -66,7 +66,7 @@ fn patches(value: JsValue) -> Vec<Patch> {
 /// The patches pulled now, as `push()` and `finish()` hand them out: the wire read by
 /// the package's reader, which must give the patches the Rust decoder reads.
 fn pulled(s: &mut JsDocStream) -> Vec<Patch> {
-    let wire = s.pull();
+    let wire = String::from(s.pull());
     let objects = patches(read_patches(&wire));
     assert_eq!(objects, decode(&wire).unwrap(), "the JS reader of {wire:?}");
     objects
@@ -119,12 +119,16 @@ fn pulled_every(input: &[u8], size: usize, pull_every: usize) -> String {
     for (i, c) in input.chunks(size.max(1)).enumerate() {
         s.write(c).unwrap();
         if i % pull_every == 0 {
-            page.apply_wire(&s.pull()).unwrap();
+            page.apply_wire(&String::from(s.pull())).unwrap();
         }
     }
     s.end().unwrap();
-    page.apply_wire(&s.pull()).unwrap();
-    assert_eq!(s.pull(), "", "nothing left after the last pull");
+    page.apply_wire(&String::from(s.pull())).unwrap();
+    assert_eq!(
+        String::from(s.pull()),
+        "",
+        "nothing left after the last pull"
+    );
     page.html()
 }
 
@@ -255,7 +259,7 @@ fn push_returns_the_patches_of_its_chunk() {
 "#,
     )
     .unwrap();
-    let raw = read_patches(&s.pull());
+    let raw = read_patches(&String::from(s.pull()));
     let p = Array::from(&raw).get(0);
     assert_eq!(get(&p, "op").as_string().as_deref(), Some("append_text"));
     assert_eq!(get(&p, "turn").as_f64(), Some(0.0));
@@ -276,17 +280,17 @@ fn write_says_when_there_is_something_to_pull() {
     let mut s = JsDocStream::new(None).unwrap();
     let line = r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Hi"}]}}"#;
     assert!(!s.write_text(line).unwrap(), "no line end yet");
-    assert_eq!(s.pull(), "");
+    assert_eq!(String::from(s.pull()), "");
     assert!(s.write(b"\n").unwrap(), "a line: a turn and a document");
-    let wire = s.pull();
+    let wire = String::from(s.pull());
     assert!(wire.starts_with("t 0 "), "{wire}");
     assert!(!s.write(b"").unwrap(), "pulled: nothing new");
-    assert_eq!(s.pull(), "");
+    assert_eq!(String::from(s.pull()), "");
     s.end().unwrap();
     assert!(s.end().is_err(), "end twice");
     let mut page = PageModel::new();
     page.apply_wire(&wire).unwrap();
-    page.apply_wire(&s.pull()).unwrap();
+    page.apply_wire(&String::from(s.pull())).unwrap();
     assert_eq!(page.html(), String::from(s.html()));
 }
 

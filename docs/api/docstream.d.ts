@@ -1135,7 +1135,7 @@ export interface InitOutput {
     readonly docstream_html: (a: number) => any;
     readonly docstream_new: (a: number) => [number, number, number];
     readonly docstream_planView: (a: number, b: number, c: number) => [number, number, number];
-    readonly docstream_pull: (a: number) => [number, number];
+    readonly docstream_pull: (a: number) => any;
     readonly docstream_snapshot: (a: number) => [number, number, number];
     readonly docstream_text: (a: number) => [number, number];
     readonly docstream_write: (a: number, b: number, c: number) => [number, number, number];

@@ -215,6 +215,16 @@ impl PatchWriter {
         self.buf.clear();
     }
 
+    /// Clears the records written, keeping the allocation only when it is at most
+    /// `keep` bytes (a large one, from a pull of a whole page, goes back to the allocator).
+    pub fn clear_keeping(&mut self, keep: usize) {
+        if self.buf.capacity() > keep {
+            self.buf = String::new();
+        } else {
+            self.buf.clear();
+        }
+    }
+
     /// Gives back a string from [`take`](Self::take) to write into again.
     pub fn recycle(&mut self, mut buf: String) {
         if self.buf.is_empty() {

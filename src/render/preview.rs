@@ -129,6 +129,11 @@ enum Title {
 pub struct Preview {
     /// Start of the current line, held while its kind is undecided.
     held: String,
+    /// What more of `held` leaves it undecided.
+    hold: Hold,
+    /// Bytes of held lines judged, a work counter for the tests.
+    #[cfg(test)]
+    judged: usize,
     /// The next byte starts a line.
     at_line_start: bool,
     /// The previous line was blank.
@@ -149,6 +154,9 @@ impl Default for Preview {
     fn default() -> Preview {
         Preview {
             held: String::new(),
+            hold: Hold::Judge,
+            #[cfg(test)]
+            judged: 0,
             at_line_start: true,
             after_blank: false,
             containers: Vec::new(),
@@ -165,8 +173,8 @@ impl Default for Preview {
 /// What a line is, as far as its start tells.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum LineStart {
-    /// Not known yet: hold more.
-    Undecided,
+    /// Not known yet: hold more, and what more keeps it so.
+    Undecided(Hold),
     Blank,
     Quote,
     Heading(usize),
@@ -185,6 +193,42 @@ enum LineStart {
     },
 }
 
+/// What more of a held line leaves it undecided, as its last judgement found: more
+/// of that is only appended to the held line, which is judged again from its start
+/// only when something else comes. Without this, a long undecided line (a rule of
+/// many `_`, a run of backticks) would be scanned whole again for every delta.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Hold {
+    /// Any byte may decide: judge again.
+    Judge,
+    /// The kind waits for the line's end, whatever comes before it.
+    Any,
+    /// More of this byte (and of spaces and tabs, when `blanks`).
+    Run { byte: u8, blanks: bool },
+    /// Anything but this byte.
+    Until(u8),
+}
+
+impl Hold {
+    /// Whether `more`, appended to the held line, leaves it undecided.
+    fn keeps(self, more: &[u8]) -> bool {
+        match self {
+            Hold::Judge => false,
+            Hold::Any => true,
+            Hold::Run { byte, blanks } => more
+                .iter()
+                .all(|&b| b == byte || (blanks && (b == b' ' || b == b'\t'))),
+            Hold::Until(stop) => !more.contains(&stop),
+        }
+    }
+}
+
+/// An undecided line whose start is spaces only: more spaces keep it so.
+const BLANKS: Hold = Hold::Run {
+    byte: b' ',
+    blanks: false,
+};
+
 impl Preview {
     /// Reads more text of the open block.
     pub fn feed(&mut self, mut text: &str, out: &mut impl PreviewOut) {
@@ -194,15 +238,30 @@ impl Preview {
                 let nl = memchr::memchr(b'\n', text.as_bytes());
                 let take = nl.map_or(text.len(), |i| i + 1);
                 let (head, rest) = text.split_at(take);
-                let mut held = std::mem::take(&mut self.held);
-                held.push_str(head);
                 let eol = nl.is_some();
-                let line = held.strip_suffix('\n').unwrap_or(&held);
-                let kind = self.classify(line, eol);
-                if kind == LineStart::Undecided && !eol && held.len() < MAX_HELD {
-                    self.held = held;
+                if !eol
+                    && self.held.len() + head.len() < MAX_HELD
+                    && self.hold.keeps(head.as_bytes())
+                {
+                    self.held.push_str(head);
                     return;
                 }
+                let mut held = std::mem::take(&mut self.held);
+                held.push_str(head);
+                let line = held.strip_suffix('\n').unwrap_or(&held);
+                #[cfg(test)]
+                {
+                    self.judged += line.len();
+                }
+                let kind = self.classify(line, eol);
+                if let LineStart::Undecided(hold) = kind {
+                    if !eol && held.len() < MAX_HELD {
+                        self.held = held;
+                        self.hold = hold;
+                        return;
+                    }
+                }
+                self.hold = Hold::Judge;
                 self.at_line_start = false;
                 self.line(&kind, &held, out);
                 text = rest;
@@ -231,7 +290,14 @@ impl Preview {
         if let Leaf::Fence(c, n) = self.leaf {
             let run = rest.bytes().take_while(|&b| b == c).count();
             if run == rest.len() && !eol {
-                return LineStart::Undecided;
+                return LineStart::Undecided(if rest.is_empty() {
+                    BLANKS
+                } else {
+                    Hold::Run {
+                        byte: c,
+                        blanks: false,
+                    }
+                });
             }
             if run >= n && rest[run..].trim().is_empty() {
                 return LineStart::Fence(c, run);
@@ -249,8 +315,10 @@ impl Preview {
             if row {
                 return if eol {
                     LineStart::TableRow
+                } else if rest.is_empty() {
+                    LineStart::Undecided(BLANKS)
                 } else {
-                    LineStart::Undecided
+                    LineStart::Undecided(Hold::Any)
                 };
             }
         }
@@ -258,22 +326,22 @@ impl Preview {
             return if eol {
                 LineStart::Blank
             } else {
-                LineStart::Undecided
+                LineStart::Undecided(BLANKS)
             };
         };
-        let need_more = || {
+        let need_more = |hold| {
             if eol {
                 None
             } else {
-                Some(LineStart::Undecided)
+                Some(LineStart::Undecided(hold))
             }
         };
         match first {
-            b'>' => need_more().unwrap_or(LineStart::Quote),
+            b'>' => need_more(Hold::Any).unwrap_or(LineStart::Quote),
             b'#' => {
                 let n = rest.bytes().take_while(|&b| b == b'#').count();
                 match rest.as_bytes().get(n) {
-                    None if n <= 6 => need_more().unwrap_or(LineStart::Heading(n)),
+                    None if n <= 6 => need_more(Hold::Judge).unwrap_or(LineStart::Heading(n)),
                     Some(b' ' | b'\t') if n <= 6 => LineStart::Heading(n),
                     _ => LineStart::Text { indent },
                 }
@@ -283,7 +351,10 @@ impl Preview {
                 let only = rest.bytes().all(|b| b == first || b == b' ' || b == b'\t');
                 if only && first != b'+' {
                     if !eol {
-                        return LineStart::Undecided;
+                        return LineStart::Undecided(Hold::Run {
+                            byte: first,
+                            blanks: true,
+                        });
                     }
                     if rest.bytes().filter(|&b| b == first).count() >= 3 {
                         return LineStart::Rule;
@@ -299,16 +370,18 @@ impl Preview {
                     };
                 }
                 if rest.len() == 1 {
-                    return need_more().unwrap_or(LineStart::Text { indent });
+                    return need_more(Hold::Judge).unwrap_or(LineStart::Text { indent });
                 }
                 LineStart::Text { indent }
             }
             b'0'..=b'9' => {
                 let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
                 match rest.as_bytes().get(digits) {
-                    None if digits <= 9 => need_more().unwrap_or(LineStart::Text { indent }),
+                    None if digits <= 9 => {
+                        need_more(Hold::Judge).unwrap_or(LineStart::Text { indent })
+                    }
                     Some(b'.' | b')') if digits <= 9 => match rest.as_bytes().get(digits + 1) {
-                        None => need_more().unwrap_or(LineStart::Text { indent }),
+                        None => need_more(Hold::Judge).unwrap_or(LineStart::Text { indent }),
                         Some(b' ' | b'\t') => LineStart::Item {
                             ordered: true,
                             indent,
@@ -323,7 +396,14 @@ impl Preview {
                 let n = rest.bytes().take_while(|&b| b == first).count();
                 if (n == rest.len() || n >= 3) && !eol {
                     // A fence's info string is not content: hold the line whole.
-                    return LineStart::Undecided;
+                    return LineStart::Undecided(if n >= 3 {
+                        Hold::Any
+                    } else {
+                        Hold::Run {
+                            byte: first,
+                            blanks: false,
+                        }
+                    });
                 }
                 if n >= 3 && !(first == b'`' && rest[n..].contains('`')) {
                     LineStart::Fence(first, n)
@@ -335,14 +415,15 @@ impl Preview {
                 if eol {
                     LineStart::TableRow
                 } else {
-                    LineStart::Undecided
+                    LineStart::Undecided(Hold::Any)
                 }
             }
             // A definition cannot interrupt a paragraph.
             b'[' if !matches!(self.leaf, Leaf::Paragraph | Leaf::ItemText) => {
                 match rest.find(']').map(|i| rest.as_bytes().get(i + 1)) {
-                    None | Some(None) => need_more().unwrap_or(LineStart::Text { indent }),
-                    Some(Some(b':')) => need_more().unwrap_or(LineStart::Definition),
+                    None => need_more(Hold::Until(b']')).unwrap_or(LineStart::Text { indent }),
+                    Some(None) => need_more(Hold::Judge).unwrap_or(LineStart::Text { indent }),
+                    Some(Some(b':')) => need_more(Hold::Any).unwrap_or(LineStart::Definition),
                     Some(Some(_)) => LineStart::Text { indent },
                 }
             }
@@ -478,7 +559,7 @@ impl Preview {
                     self.end_line(out);
                 }
             }
-            LineStart::Undecided => {
+            LineStart::Undecided(_) => {
                 // Held too long to decide: text.
                 self.paragraph_line(line, out);
                 if complete {
@@ -1150,6 +1231,38 @@ mod tests {
             !deep.contains('*'),
             "openers past the bound are withheld: {deep}"
         );
+    }
+
+    #[test]
+    fn a_held_line_is_judged_again_only_when_more_may_decide_it() {
+        // Lines undecided until their end (a rule, a fence's info string, a table row, a
+        // run of backticks, a label without its `]`, blanks): fed in 16-byte deltas,
+        // each is judged about once, not once per delta from its start.
+        for (name, line) in [
+            ("rule", "_".repeat(4000)),
+            ("spaced rule", "- ".repeat(2000)),
+            ("fence info", format!("```{}", "x".repeat(4000))),
+            ("backticks", "`".repeat(4000)),
+            ("table row", format!("|{}", " a |".repeat(1000))),
+            ("label", format!("[{}", "a".repeat(4000))),
+            ("blanks", " ".repeat(4000)),
+        ] {
+            let text = format!("{line} word\n");
+            let mut p = Preview::default();
+            let mut h = Html::default();
+            for chunk in text.as_bytes().chunks(16) {
+                p.feed(std::str::from_utf8(chunk).unwrap(), &mut h);
+            }
+            assert!(
+                p.judged <= 3 * text.len(),
+                "{name}: {} bytes judged for {} bytes",
+                p.judged,
+                text.len()
+            );
+            let mut whole = Html::default();
+            Preview::default().feed(&text, &mut whole);
+            assert_eq!(h.html(), whole.html(), "{name}: in deltas as whole");
+        }
     }
 
     #[test]

@@ -276,9 +276,13 @@ impl JsDocStream {
 
     /// Every patch since the last pull, as one string in the wire form (empty when
     /// nothing changed); apply it with `applyPatches` of `docstream/apply`.
-    pub fn pull(&mut self) -> String {
+    pub fn pull(&mut self) -> js_sys::JsString {
+        // The string is made from the writer's buffer, which is then cleared and kept
+        // (up to 64 KiB): a pull allocates nothing in WebAssembly.
         self.render();
-        self.wire.take()
+        let wire = js_sys::JsString::from(self.wire.as_str());
+        self.wire.clear_keeping(64 * 1024);
+        wire
     }
 
     /// The conversation as plain objects (turns; responses in seed 000's shape).
