@@ -194,18 +194,17 @@ impl PatchWriter {
         PatchWriter::default()
     }
 
-    /// True when nothing was written since the last take.
+    /// True when nothing was written since the last take or clear.
     pub fn is_empty(&self) -> bool {
         self.buf.is_empty()
     }
 
-    /// The records written since the last take.
+    /// The records written since the last take or clear.
     pub fn as_str(&self) -> &str {
         &self.buf
     }
 
-    /// Takes the records written, leaving the writer empty (its capacity kept when the
-    /// caller hands the string back with [`recycle`](Self::recycle)).
+    /// Takes the records written, leaving the writer empty.
     pub fn take(&mut self) -> String {
         std::mem::take(&mut self.buf)
     }
@@ -222,14 +221,6 @@ impl PatchWriter {
             self.buf = String::new();
         } else {
             self.buf.clear();
-        }
-    }
-
-    /// Gives back a string from [`take`](Self::take) to write into again.
-    pub fn recycle(&mut self, mut buf: String) {
-        if self.buf.is_empty() {
-            buf.clear();
-            self.buf = buf;
         }
     }
 
