@@ -236,6 +236,38 @@ fn streamed_markdown_appends_blocks_and_matches_the_rust_rendering() {
     }
 }
 
+/// `html()` and `pull()` hand their text over in ASCII runs and the stretches between
+/// them: long ASCII around other characters (two-, three- and four-byte ones, a run of
+/// them, one at a 64 KiB piece's edge) comes out whole and in order.
+#[wasm_bindgen_test]
+fn text_with_other_characters_crosses_whole() {
+    let mut text = String::new();
+    for (i, odd) in ["ü", "—", "😀", "日本語", "é—😀ü"].iter().enumerate() {
+        text.push_str(&"a".repeat(900 + 700 * i));
+        text.push_str(odd);
+    }
+    text.push_str(&"b".repeat(70_000));
+    text.push('−');
+    let mut input = String::new();
+    for piece in [&text[..2000], &text[2000..]] {
+        let line = serde_json::json!({"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":piece}]}});
+        input.push_str(&format!("{line}\n"));
+    }
+    let input = input.into_bytes();
+    let one_shot = render_conversation(native(&input).conversation(), &RenderOptions::default());
+    assert!(one_shot.contains("é—😀ü") && one_shot.contains('−'));
+    for size in [input.len(), 64] {
+        let (page, html, _) = streamed(&input, size, None);
+        assert_eq!(html, one_shot, "chunks of {size}: html()");
+        assert_eq!(page, one_shot, "chunks of {size}: the patches");
+        assert_eq!(
+            pulled_every(&input, size, 3),
+            one_shot,
+            "chunks of {size}: the wire"
+        );
+    }
+}
+
 #[wasm_bindgen_test]
 fn push_returns_the_patches_of_its_chunk() {
     let mut s = JsDocStream::new(None).unwrap();

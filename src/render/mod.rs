@@ -7,6 +7,7 @@
 //! [`patch::HtmlView`] keeps a page up to date from the change log while a stream
 //! arrives, and both give the same HTML.
 
+pub mod ascii_runs;
 pub mod blocks;
 pub mod diff;
 pub mod document;

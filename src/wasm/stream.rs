@@ -6,6 +6,7 @@ use wasm_bindgen::prelude::*;
 
 use super::js_error;
 use crate::error::Error;
+use crate::render::ascii_runs::{MIN_ASCII_RUN, ascii_runs};
 use crate::render::labels::Locale;
 use crate::render::patch::PatchWriter;
 use crate::render::{
@@ -28,6 +29,17 @@ const PUSH_TS: &str = include_str!("push.d.ts");
 
 /// How much HTML `html()` writes before handing it to JavaScript.
 const HTML_PIECE_BYTES: usize = 64 * 1024;
+
+/// `text` as a JavaScript string, crossing in ASCII runs and the stretches between them
+/// ([`ascii_runs`] says why): a rope of one-byte strings but for a few short ones.
+fn js_string(text: &str) -> js_sys::JsString {
+    let mut runs = ascii_runs(text, MIN_ASCII_RUN);
+    let mut joined = js_sys::JsString::from(runs.next().unwrap_or(""));
+    for run in runs {
+        joined = joined.concat(&JsValue::from_str(run));
+    }
+    joined
+}
 
 /// Options of `new DocStream(options)`.
 #[derive(Deserialize, Default, tsify::Tsify)]
@@ -280,7 +292,7 @@ impl JsDocStream {
         // The string is made from the writer's buffer, which is then cleared and kept
         // (up to 64 KiB): a pull allocates nothing in WebAssembly.
         self.render();
-        let wire = js_sys::JsString::from(self.wire.as_str());
+        let wire = js_string(self.wire.as_str());
         self.wire.clear_keeping(64 * 1024);
         wire
     }
@@ -302,7 +314,7 @@ impl JsDocStream {
             self.inner.conversation(),
             self.view.options(),
             HTML_PIECE_BYTES,
-            |piece| html = html.concat(&JsValue::from_str(piece)),
+            |piece| html = html.concat(&js_string(piece)),
         );
         html
     }
