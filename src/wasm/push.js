@@ -28,6 +28,18 @@ function docstreamStage(stream, len) {
   return stream.__stagedAt;
 }
 
+/** Writes `chunk` (bytes) through the staging area and returns what `__writeStaged`
+ * returned, or -1 when the chunk is larger than the area may be or the stream was
+ * freed (wasm-bindgen's method then takes it, and says what is wrong). */
+function docstreamWriteBytes(stream, chunk) {
+  const len = chunk.length;
+  if (len > DOCSTREAM_STAGED_MAX || stream.__wbg_ptr === 0) return -1;
+  // The area first: growing it may grow the memory, and so replace its view.
+  const at = len <= stream.__stagedCap ? stream.__stagedAt : docstreamStage(stream, len);
+  getUint8ArrayMemory0().set(chunk, at);
+  return stream.__writeStaged(len);
+}
+
 /** What `__writeStaged` returned, as `write()` returns it. */
 function docstreamWrote(stream, code) {
   if (code === 2) throw stream.__takeError();
@@ -39,12 +51,8 @@ Object.defineProperties(DocStream.prototype, {
     configurable: true,
     writable: true,
     value: function write(chunk) {
-      const len = chunk instanceof Uint8Array ? chunk.length : Infinity;
-      if (len > DOCSTREAM_STAGED_MAX || this.__wbg_ptr === 0) return docstreamWriteCopied.call(this, chunk);
-      // The area first: growing it may grow the memory, and so replace its view.
-      const at = docstreamStage(this, len);
-      getUint8ArrayMemory0().set(chunk, at);
-      return docstreamWrote(this, this.__writeStaged(len));
+      const code = chunk instanceof Uint8Array ? docstreamWriteBytes(this, chunk) : -1;
+      return code < 0 ? docstreamWriteCopied.call(this, chunk) : docstreamWrote(this, code);
     },
   },
   writeText: {
@@ -64,8 +72,12 @@ Object.defineProperties(DocStream.prototype, {
     writable: true,
     value: function push(chunk) {
       let changed;
-      if (chunk instanceof Uint8Array) changed = this.write(chunk);
-      else if (typeof chunk === 'string') changed = this.writeText(chunk);
+      if (chunk instanceof Uint8Array) {
+        // The staged write inline: push() is called per chunk, often of a few bytes.
+        const code = docstreamWriteBytes(this, chunk);
+        if (code === 0) return [];
+        changed = code < 0 ? docstreamWriteCopied.call(this, chunk) : docstreamWrote(this, code);
+      } else if (typeof chunk === 'string') changed = this.writeText(chunk);
       else if (chunk instanceof ArrayBuffer) changed = this.write(new Uint8Array(chunk));
       else {
         const error = new Error('push() takes a Uint8Array, an ArrayBuffer or a string');
