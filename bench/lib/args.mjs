@@ -6,14 +6,14 @@ export const USAGE = `node --expose-gc bench/bench.mjs --pkg DIR [options]
   --pkg DIR          docstream's built package (docstream.js + docstream_bg.wasm)
   --cli PATH         the native docstream binary (timed as a child process); left out when absent
   --sizes LIST       of 100k, 1m, 10m (default all three)
-  --rounds N|LIST    streaming rounds: one number, or per size like 100k=9,1m=7,10m=5 (the default)
+  --rounds N|LIST    streaming rounds: one number, or per size like 100k=9,1m=15,10m=5 (the default)
   --quick            100 KB only, 3 rounds, no pathological corpus: a smoke run of a few seconds
   --seed N           the generator's seed (default 42)
   --corpus PATH      pathological-markdown.json (default ../shared/corpora/, skipped when absent)
   --no-corpus        skip the pathological inputs
   --out FILE         results JSON (default bench/results/bench-<time>.json)`;
 
-const DEFAULT_ROUNDS = { '100k': 9, '1m': 7, '10m': 5 };
+const DEFAULT_ROUNDS = { '100k': 9, '1m': 15, '10m': 5 };
 
 /** Parses `argv` into the run's options. */
 export function parseArgs(argv, benchDir) {
