@@ -34,10 +34,17 @@ function docstreamStage(stream, len) {
 function docstreamWriteBytes(stream, chunk) {
   const len = chunk.length;
   if (len > DOCSTREAM_STAGED_MAX || stream.__wbg_ptr === 0) return -1;
-  // The area first: growing it may grow the memory, and so replace its view.
+  // The area first: growing it may grow the memory, and so replace its view (the
+  // common case, an area large enough, checked here without a call).
   const at = len <= stream.__stagedCap ? stream.__stagedAt : docstreamStage(stream, len);
   getUint8ArrayMemory0().set(chunk, at);
   return stream.__writeStaged(len);
+}
+
+/** `write()` of a chunk of bytes: staged when it fits, else wasm-bindgen's method. */
+function docstreamWrite(stream, chunk) {
+  const code = docstreamWriteBytes(stream, chunk);
+  return code < 0 ? docstreamWriteCopied.call(stream, chunk) : docstreamWrote(stream, code);
 }
 
 /** What `__writeStaged` returned, as `write()` returns it. */
@@ -51,8 +58,7 @@ Object.defineProperties(DocStream.prototype, {
     configurable: true,
     writable: true,
     value: function write(chunk) {
-      const code = chunk instanceof Uint8Array ? docstreamWriteBytes(this, chunk) : -1;
-      return code < 0 ? docstreamWriteCopied.call(this, chunk) : docstreamWrote(this, code);
+      return chunk instanceof Uint8Array ? docstreamWrite(this, chunk) : docstreamWriteCopied.call(this, chunk);
     },
   },
   writeText: {
@@ -72,13 +78,11 @@ Object.defineProperties(DocStream.prototype, {
     writable: true,
     value: function push(chunk) {
       let changed;
-      if (chunk instanceof Uint8Array) {
-        // The staged write inline: push() is called per chunk, often of a few bytes.
-        const code = docstreamWriteBytes(this, chunk);
-        if (code === 0) return [];
-        changed = code < 0 ? docstreamWriteCopied.call(this, chunk) : docstreamWrote(this, code);
-      } else if (typeof chunk === 'string') changed = this.writeText(chunk);
-      else if (chunk instanceof ArrayBuffer) changed = this.write(new Uint8Array(chunk));
+      // Bytes go to the staged write directly: push() is called per chunk, often of a
+      // few bytes, and write() would check the chunk's type again.
+      if (chunk instanceof Uint8Array) changed = docstreamWrite(this, chunk);
+      else if (typeof chunk === 'string') changed = this.writeText(chunk);
+      else if (chunk instanceof ArrayBuffer) changed = docstreamWrite(this, new Uint8Array(chunk));
       else {
         const error = new Error('push() takes a Uint8Array, an ArrayBuffer or a string');
         error.code = 'DS_BAD_CHUNK';
