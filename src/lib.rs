@@ -31,6 +31,7 @@ pub mod library;
 pub mod limits;
 pub mod model;
 pub mod normalize;
+pub(crate) mod read_json;
 pub mod render;
 mod stream;
 

@@ -541,5 +541,5 @@ impl Reader {
 
 /// True when `text` is one JSON value.
 fn is_json(text: &str) -> bool {
-    serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
+    crate::read_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }

@@ -109,7 +109,7 @@ impl GeminiToOpenAi {
 
     /// Converts one Gemini event (the JSON of one SSE `data:` line) into OpenAI chunks.
     pub fn convert(&mut self, data: &str) -> Result<Vec<Value>, serde_json::Error> {
-        let mut event: Event<'_> = serde_json::from_str(data)?;
+        let mut event: Event<'_> = crate::read_json::from_str(data)?;
         if let Some(inner) = event.response.take() {
             event = *inner;
         }

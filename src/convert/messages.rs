@@ -127,7 +127,7 @@ pub fn to_anthropic(messages: &[Value]) -> Vec<Value> {
                 }
                 for call in message["tool_calls"].as_array().into_iter().flatten() {
                     let arguments = call["function"]["arguments"].as_str().unwrap_or("{}");
-                    let input = serde_json::from_str(arguments).unwrap_or(json!({}));
+                    let input = crate::read_json::from_str(arguments).unwrap_or(json!({}));
                     blocks.push(json!({
                         "type": "tool_use",
                         "id": call["id"],

@@ -321,9 +321,9 @@ fn convert_tools(tools: &Value, to: Dialect) -> Result<Value, ConvertError> {
     for (i, tool) in tools.iter().enumerate() {
         let at = format!("tools[{i}]");
         let converted = match to {
-            Dialect::OpenAi => serde_json::from_value::<FlatTool>(tool.clone())
+            Dialect::OpenAi => crate::read_json::from_value::<FlatTool>(tool.clone())
                 .map(|t| serde_json::to_value(NestedTool::from(t))),
-            Dialect::Anthropic => serde_json::from_value::<NestedTool>(tool.clone())
+            Dialect::Anthropic => crate::read_json::from_value::<NestedTool>(tool.clone())
                 .map(|t| serde_json::to_value(FlatTool::from(t))),
         };
         match converted {

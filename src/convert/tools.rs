@@ -132,7 +132,7 @@ mod tests {
 
     #[test]
     fn flat_read_file_becomes_nested_and_back() {
-        let flat: FlatTool = serde_json::from_value(json!({
+        let flat: FlatTool = crate::read_json::from_value(json!({
             "name": "read_file",
             "description": "Read file content",
             "input_schema": {

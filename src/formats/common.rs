@@ -52,7 +52,7 @@ pub(super) fn tool_input(
     if json.trim().is_empty() {
         return Value::Object(Default::default());
     }
-    match serde_json::from_str::<Value>(json) {
+    match crate::read_json::from_str::<Value>(json) {
         Ok(v) => v,
         Err(e) => {
             n.apply(Event::Error(ErrorInfo {

@@ -560,7 +560,7 @@ fn interaction_query(line: &Line<'_>, pending: &mut Option<String>, n: &mut dyn 
     }
     if let Some(answer) = line
         .response
-        .and_then(|r| serde_json::from_str::<Answer>(r.get()).ok())
+        .and_then(|r| crate::read_json::from_str::<Answer>(r.get()).ok())
         .and_then(|a| a.create_plan_request_response)
     {
         if let Some(call_id) = pending.take() {
@@ -576,7 +576,7 @@ fn interaction_query(line: &Line<'_>, pending: &mut Option<String>, n: &mut dyn 
     }
     let Some(query) = line
         .query
-        .and_then(|q| serde_json::from_str::<Query>(q.get()).ok())
+        .and_then(|q| crate::read_json::from_str::<Query>(q.get()).ok())
     else {
         return;
     };
@@ -634,7 +634,7 @@ fn result(line: Line<'_>, n: &mut dyn Sink) {
         line.is_error == Some(true) || line.subtype.as_deref().is_some_and(|s| s != "success");
     let text = line
         .result
-        .and_then(|r| serde_json::from_str::<String>(r.get()).ok());
+        .and_then(|r| crate::read_json::from_str::<String>(r.get()).ok());
     if failed {
         let message = line
             .error

@@ -87,7 +87,7 @@ pub(crate) fn sniff(text: &str) -> bool {
     if !text.trim_start().starts_with('{') {
         return false;
     }
-    let Ok(s) = serde_json::from_str::<Sniff>(text) else {
+    let Ok(s) = crate::read_json::from_str::<Sniff>(text) else {
         return false;
     };
     // The request form: an array of groups, each with a `kind`.
@@ -725,7 +725,7 @@ impl Run<'_> {
     ) -> Option<Value> {
         match v? {
             Value::String(s) if s.trim().is_empty() => None,
-            Value::String(s) => match serde_json::from_str::<Value>(s) {
+            Value::String(s) => match crate::read_json::from_str::<Value>(s) {
                 Ok(v) => Some(v),
                 Err(_) if !strict && !s.trim_start().starts_with(['{', '[']) => {
                     Some(Value::String(s.clone()))

@@ -23,7 +23,7 @@ pub(super) fn started(line: Line<'_>, n: &mut dyn Sink) {
 pub(super) fn completed(line: Line<'_>, n: &mut dyn Sink) {
     let result = line
         .result
-        .and_then(|r| serde_json::from_str::<Value>(r.get()).ok())
+        .and_then(|r| crate::read_json::from_str::<Value>(r.get()).ok())
         .unwrap_or(Value::Null);
     let outcome = match result.get("success") {
         Some(Value::Bool(ok)) => ToolOutcome {

@@ -378,7 +378,7 @@ pub fn json_format(text: &str) -> Option<Format> {
     if super::cursor_store::sniff(text) {
         return Some(Format::CursorStore);
     }
-    let sniff: Sniff<'_> = serde_json::from_str(text).ok()?;
+    let sniff: Sniff<'_> = crate::read_json::from_str(text).ok()?;
     if sniff.documents.is_some() || sniff.turns.is_some() {
         return Some(Format::ResponseJson);
     }
@@ -458,13 +458,13 @@ fn provider_format(sniff: &Sniff<'_>) -> Option<Format> {
 
 /// A JSON array: a message history, or events of a stream, by its first element.
 fn array_format(text: &str) -> Option<Format> {
-    let items: Vec<&serde_json::value::RawValue> = serde_json::from_str(text).ok()?;
-    let first: Sniff<'_> = serde_json::from_str(items.first()?.get()).ok()?;
+    let items: Vec<&serde_json::value::RawValue> = crate::read_json::from_str(text).ok()?;
+    let first: Sniff<'_> = crate::read_json::from_str(items.first()?.get()).ok()?;
     if first.documents.is_some() {
         return Some(Format::ResponseJson);
     }
     if first.role.is_some() && first.kind.as_deref() != Some("message") {
-        let messages: Vec<MessageSniff> = serde_json::from_str(text).ok()?;
+        let messages: Vec<MessageSniff> = crate::read_json::from_str(text).ok()?;
         return Some(history_format(&messages));
     }
     match provider_format(&first)? {
@@ -488,14 +488,14 @@ pub fn sse_format(event: &str, data: &str) -> Option<Format> {
     if event == "error" || event == "message" {
         // Anthropic's error event, `{"type":"error","error":{…}}`, may come first: an
         // overloaded API answers with nothing else.
-        if serde_json::from_str::<AnthropicError>(data).is_ok_and(|e| e.kind == "error") {
+        if crate::read_json::from_str::<AnthropicError>(data).is_ok_and(|e| e.kind == "error") {
             return Some(Format::AnthropicStream);
         }
     }
     if DOC_EVENTS.contains(&event) {
         return Some(Format::DocumentSse);
     }
-    let sniff: Sniff<'_> = serde_json::from_str(data).ok()?;
+    let sniff: Sniff<'_> = crate::read_json::from_str(data).ok()?;
     if sniff
         .kind
         .as_deref()

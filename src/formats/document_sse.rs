@@ -196,7 +196,7 @@ impl Adapter for DocumentSse {
                 }
                 if let Some(m) = w
                     .metadata
-                    .and_then(|m| serde_json::from_value::<ResponseMetadata>(m).ok())
+                    .and_then(|m| crate::read_json::from_value::<ResponseMetadata>(m).ok())
                 {
                     n.apply(Event::ResponseMeta {
                         duration_ms: m.duration_ms,

@@ -226,7 +226,7 @@ pub(crate) trait Adapter {
 
 /// Parses a payload into `T`, reporting a failure as an `error` document.
 pub(crate) fn parse<'a, T: Deserialize<'a>>(p: &Payload<'a>, n: &mut dyn Sink) -> Option<T> {
-    match serde_json::from_str(p.text) {
+    match crate::read_json::from_str(p.text) {
         Ok(v) => Some(v),
         Err(e) => {
             n.apply(Event::Error(json_error(&e, p)));

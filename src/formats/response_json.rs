@@ -20,7 +20,7 @@ impl Saved {
     /// deserialised from `Value` only, as their metadata already is, instead of also
     /// from serde's buffered `Content` twice over (about 60 KB of wasm).
     fn from_value(v: Value) -> Result<Saved, serde_json::Error> {
-        use serde_json::from_value as f;
+        use crate::read_json::from_value as f;
         if v.is_array() {
             return f(v).map(Saved::Responses);
         }

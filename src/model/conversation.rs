@@ -206,8 +206,8 @@ impl<'de> Deserialize<'de> for Turn {
         use serde::de::Error;
         let v = serde_json::Value::deserialize(d)?;
         let turn = match v.get("role").and_then(serde_json::Value::as_str) {
-            Some("user") => UserTurn::deserialize(v).map(Turn::User),
-            Some("assistant") => ChatResponse::deserialize(v).map(Turn::Assistant),
+            Some("user") => crate::read_json::from_value(v).map(Turn::User),
+            Some("assistant") => crate::read_json::from_value(v).map(Turn::Assistant),
             Some(other) => return Err(D::Error::unknown_variant(other, &["user", "assistant"])),
             None => return Err(D::Error::missing_field("role")),
         };

@@ -826,7 +826,7 @@ impl<'de> Deserialize<'de> for Document {
 
 /// Reads a document type's metadata from a JSON value.
 pub fn meta_from_value(doc_type: DocumentType, v: Value) -> Result<Meta, serde_json::Error> {
-    use serde_json::from_value as f;
+    use crate::read_json::from_value as f;
     Ok(match doc_type {
         DocumentType::Text => Meta::Text(f(v)?),
         DocumentType::CodeReference => Meta::CodeReference(f(v)?),

@@ -97,7 +97,7 @@ pub fn kind_of(name: &str) -> ToolKind {
 pub(crate) fn args_value(args: Value) -> Value {
     match &args {
         Value::String(s) if s.trim_start().starts_with('{') => {
-            serde_json::from_str::<Value>(s).unwrap_or(args)
+            crate::read_json::from_str::<Value>(s).unwrap_or(args)
         }
         _ => args,
     }

@@ -136,7 +136,7 @@ mod tests {
 
     #[test]
     fn prints_as_serde_json_pretty_escaped() {
-        let v: Value = serde_json::from_str(
+        let v: Value = crate::read_json::from_str(
             r#"{"a":[1,2.5,{"b":null,"c":[]}],"d":{},"e":"q\"\\\n\t<&>'\u0001 é 😀 £©","g":"\u00a0x","f":true}"#,
         )
         .unwrap();

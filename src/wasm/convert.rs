@@ -26,7 +26,7 @@ fn read<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T, JsValue> 
         .ok()
         .and_then(|s| s.as_string())
         .ok_or_else(|| bad_input(what, "not representable as JSON"))?;
-    serde_json::from_str(&json).map_err(|e| bad_input(what, e))
+    crate::read_json::from_str(&json).map_err(|e| bad_input(what, e))
 }
 
 /// A Rust value written as JSON and parsed into JS objects.

@@ -133,7 +133,7 @@ pub(crate) fn from_js<T: for<'de> Deserialize<'de> + Default>(
         .ok()
         .and_then(|s| s.as_string())
         .ok_or_else(|| js_error(code, "options are not representable as JSON"))?;
-    serde_json::from_str(&json).map_err(|e| js_error(code, &e.to_string()))
+    crate::read_json::from_str(&json).map_err(|e| js_error(code, &e.to_string()))
 }
 
 fn stream_options(options: &DocStreamOptions) -> Result<Options, JsValue> {

@@ -52,9 +52,9 @@ impl<'a> Content<'a> {
             return Ok(Content::Blocks(Vec::new()));
         };
         match raw.get().trim_start().as_bytes().first() {
-            Some(b'"') => serde_json::from_str(raw.get()).map(Content::Text),
+            Some(b'"') => crate::read_json::from_str(raw.get()).map(Content::Text),
             Some(b'n') => Ok(Content::Blocks(Vec::new())),
-            _ => serde_json::from_str(raw.get()).map(Content::Blocks),
+            _ => crate::read_json::from_str(raw.get()).map(Content::Blocks),
         }
     }
 }

@@ -284,7 +284,7 @@ fn close(block: Open, p: Option<&Payload<'_>>, n: &mut dyn Sink) {
         Open::Tool { id, name, json } if !json.trim().is_empty() => {
             let args = match p {
                 Some(p) => tool_input(&json, &id, &name, &p.at, n),
-                None => serde_json::from_str(&json).unwrap_or(Value::String(json)),
+                None => crate::read_json::from_str(&json).unwrap_or(Value::String(json)),
             };
             n.apply(Event::ToolArgs { call_id: id, args });
         }

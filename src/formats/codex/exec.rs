@@ -236,7 +236,7 @@ pub(in crate::formats) struct CodexExec {
 
 impl Adapter for CodexExec {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
-        let line = match serde_json::from_str::<Line<'_>>(p.text) {
+        let line = match crate::read_json::from_str::<Line<'_>>(p.text) {
             Ok(line) => line,
             Err(e) => {
                 self.flush_error(n);

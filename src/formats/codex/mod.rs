@@ -128,7 +128,7 @@ fn shell_output(text: &str) -> ShellOutput {
         duration_seconds: Option<f64>,
     }
     if text.trim_start().starts_with('{') {
-        if let Ok(s) = serde_json::from_str::<Structured>(text) {
+        if let Ok(s) = crate::read_json::from_str::<Structured>(text) {
             let m = s.metadata;
             return ShellOutput {
                 exit_code: m.as_ref().and_then(|m| m.exit_code),

@@ -330,7 +330,7 @@ impl Adapter for CodexSession {
 
 /// Parses a payload, reporting a failure as an `error` document.
 fn read<'a, T: Deserialize<'a>>(p: &Payload<'a>, n: &mut dyn Sink) -> Option<T> {
-    match serde_json::from_str(p.text) {
+    match crate::read_json::from_str(p.text) {
         Ok(v) => Some(v),
         Err(e) => {
             n.apply(Event::Error(json_error(&e, p)));

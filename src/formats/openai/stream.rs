@@ -268,7 +268,7 @@ impl Stream {
             }
             let args = match &at {
                 Some(at) => tool_input(&c.arguments, &c.id, &c.name, at, n),
-                None => serde_json::from_str(&c.arguments)
+                None => crate::read_json::from_str(&c.arguments)
                     .unwrap_or_else(|_| Value::String(c.arguments.clone())),
             };
             n.apply(Event::ToolArgs {
