@@ -28,6 +28,14 @@ pub fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, serde_json::
     Ok(value)
 }
 
+/// Reads `T` from JSON bytes, as `serde_json::from_slice` does.
+pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = T::deserialize(Objects(&mut de))?;
+    de.end()?;
+    Ok(value)
+}
+
 /// Reads `T` from a JSON value, as `serde_json::from_value` does.
 pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, serde_json::Error> {
     T::deserialize(Objects(value))
@@ -300,6 +308,8 @@ mod tests {
     #[test]
     fn reads_what_serde_json_reads() {
         let ours: Line<'_> = from_str(LINE).unwrap();
+        let from_bytes: Line<'_> = from_slice(LINE.as_bytes()).unwrap();
+        assert_eq!(format!("{ours:?}"), format!("{from_bytes:?}"));
         let theirs: Line<'_> = serde_json::from_str(LINE).unwrap();
         assert_eq!(format!("{ours:?}"), format!("{theirs:?}"));
         assert_eq!((ours.kind, ours.text.as_deref()), ("t", Some("a\"b")));

@@ -138,7 +138,7 @@ pub fn scan(bytes: &[u8]) -> Scan {
     for raw in bytes.split_inclusive(|&b| b == b'\n') {
         let range = at..at + raw.len();
         at += raw.len();
-        let Ok(line) = serde_json::from_slice::<Line>(raw) else {
+        let Ok(line) = crate::read_json::from_slice::<Line>(raw) else {
             continue;
         };
         let kind = line.kind.as_deref().unwrap_or("");

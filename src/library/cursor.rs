@@ -71,7 +71,7 @@ impl Composer {
 }
 
 fn parse_object(value: &[u8], what: &str) -> Result<Map<String, Value>, String> {
-    match serde_json::from_slice::<Value>(value) {
+    match crate::read_json::from_slice::<Value>(value) {
         Ok(Value::Object(o)) => Ok(o),
         Ok(other) => Err(format!(
             "{what} is not a JSON object (it is {})",
@@ -274,7 +274,7 @@ pub fn assemble(composer: &[u8], bubbles: Vec<(String, BubbleRow)>) -> Result<Ve
         let BubbleRow::Found(bytes) = row else {
             continue;
         };
-        let v = match serde_json::from_slice::<Value>(&bytes) {
+        let v = match crate::read_json::from_slice::<Value>(&bytes) {
             Ok(v @ Value::Object(_)) => v,
             Ok(other) => Value::String(format!(
                 "row {} holds {}, not a bubble",
