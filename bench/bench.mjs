@@ -316,39 +316,45 @@ if (!opts.useCorpus) {
       const lines = deltaLines(c.text, 16);
       const whole = Buffer.concat(lines);
       const one = oneShot(ds, whole, true);
-      // As many runs as make about 100 ms (3 to 15), medians of each.
+      // One-shot and streamed runs alternate (their order too), and the ratio is the
+      // median of each pair's: a case takes milliseconds, so a pause of the machine
+      // during one of two separate series would move its ratio by a whole unit.
+      // At least 5 pairs, more up to about 300 ms (21 at most).
       const oneTimes = [];
-      for (let spent = 0; oneTimes.length < 3 || (spent < 100 && oneTimes.length < 15);) {
+      const streamTimes = [];
+      const ratios = [];
+      let stopped = null;
+      const timeOneShot = () => {
         globalThis.gc();
         const t = performance.now();
         oneShot(ds, whole);
-        const d = performance.now() - t;
-        oneTimes.push(d);
-        spent += d;
-      }
-      const oneMs = median(oneTimes);
-      const cap = Math.max(5000, 30 * oneMs);
-      const streamTimes = [];
-      let stopped = null;
-      for (let spent = 0; streamTimes.length < 3 || (spent < 100 && streamTimes.length < 15);) {
+        return performance.now() - t;
+      };
+      for (let spent = 0; ratios.length < 5 || (spent < 300 && ratios.length < 21);) {
+        const first = ratios.length % 2 === 0 ? timeOneShot() : null;
         globalThis.gc();
         const t = performance.now();
-        const r = streamWireChunks(ds, lines, t + cap);
+        const r = streamWireChunks(ds, lines, t + Math.max(5000, 30 * (first ?? oneTimes.at(-1))));
         const d = performance.now() - t;
+        const o = first ?? timeOneShot();
         if (r.stopped) {
           stopped = { afterMs: Math.round(d), fedDeltas: r.fed, deltas: lines.length - 1 };
-          streamTimes.length = 0;
-          streamTimes.push(d);
+          oneTimes.splice(0, oneTimes.length, o);
+          streamTimes.splice(0, streamTimes.length, d);
+          ratios.splice(0, ratios.length, d / o);
           break;
         }
         if (streamTimes.length === 0) check(`pathological ${c.id}: streamed HTML equals one-shot HTML`, r.html === one);
+        oneTimes.push(o);
         streamTimes.push(d);
-        spent += d;
+        ratios.push(d / o);
+        spent += o + d;
       }
+      const oneMs = median(oneTimes);
       const sMs = median(streamTimes);
-      const row = { id: c.id, textBytes: Buffer.byteLength(c.text), ndjsonBytes: whole.length, oneshotMs: sig(oneMs), streamMs: sig(sMs), ratio: sig(sMs / oneMs), stopped };
+      const row = { id: c.id, textBytes: Buffer.byteLength(c.text), ndjsonBytes: whole.length, oneshotMs: sig(oneMs), streamMs: sig(sMs), ratio: sig(median(ratios)), stopped };
       out.push(row);
-      if (row.ratio > 3 || stopped) log(`  pathological ${c.id}: ${ms(sMs)} streamed vs ${ms(oneMs)} one-shot = ${times(row.ratio)}${stopped ? ` (stopped after ${stopped.fedDeltas} of ${stopped.deltas} deltas: at least this)` : ''}`);
+      if (row.ratio > 3 || stopped) log(`  pathological ${c.id}: ${ms(sMs)} streamed vs ${ms(oneMs)} one-shot (medians), the median pair ${times(row.ratio)}${stopped ? ` (stopped after ${stopped.fedDeltas} of ${stopped.deltas} deltas: at least this)` : ''}`);
     }
     const worst = out.reduce((a, b) => (b.ratio > a.ratio ? b : a));
     results.pathological = { cases: out, over3: out.filter((r) => r.ratio > 3 || r.stopped).length, worst: { id: worst.id, ratio: worst.ratio, stopped: !!worst.stopped } };
