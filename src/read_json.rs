@@ -22,15 +22,18 @@ use std::fmt;
 
 /// Reads `T` from JSON text, as `serde_json::from_str` does (trailing whitespace only).
 pub fn from_str<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value = T::deserialize(Objects(&mut de))?;
-    de.end()?;
-    Ok(value)
+    whole(serde_json::Deserializer::from_str(text))
 }
 
 /// Reads `T` from JSON bytes, as `serde_json::from_slice` does.
 pub fn from_slice<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Result<T, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_slice(bytes);
+    whole(serde_json::Deserializer::from_slice(bytes))
+}
+
+/// Reads `T` from all of `de`'s input: one value, then only whitespace.
+fn whole<'a, R: serde_json::de::Read<'a>, T: Deserialize<'a>>(
+    mut de: serde_json::Deserializer<R>,
+) -> Result<T, serde_json::Error> {
     let value = T::deserialize(Objects(&mut de))?;
     de.end()?;
     Ok(value)
