@@ -46,7 +46,19 @@ node_modules/.bin/cem analyze --config cem.config.mjs --quiet
 as_module() {
   node -e 'const fs = require("fs"); process.stdout.write("// Generated from " + process.argv[1] + " by scripts/build-wasm.sh.\nexport default " + JSON.stringify(fs.readFileSync(process.argv[1], "utf8")) + ";\n")' "$1" > "$2"
 }
-as_module assets/docstream.css pkg/docstream-css.js
+# What a page loads is minified, as a server would send it; each file's source map holds
+# its readable text (assets/, pkg-template/ and the glue). The manifest above is read
+# from the readable sources. The stylesheet module is made from the minified sheet.
+# (inline.js has none: its map would hold the wasm's base64 again).
+minify() {
+  node_modules/.bin/esbuild "$1" --minify --legal-comments=none "${@:2}" \
+    --allow-overwrite --outfile="$1" --log-level=warning
+}
+minify pkg/docstream.css --sourcemap
+for f in pkg/*.js; do
+  if [ "$f" = pkg/inline.js ]; then minify "$f"; else minify "$f" --sourcemap; fi
+done
+as_module pkg/docstream.css pkg/docstream-css.js
 as_module assets/page.html pkg/docstream-page.js
 # The syntax highlighter (highlight/, Shiki's grammars): bundled apart, with one chunk per
 # grammar, so the element loads it only when a code block appears.
