@@ -374,6 +374,44 @@ fn codex_exec_appends_text_that_grows_and_never_repeats_it() {
     assert_eq!(texts[0].text(), "Looking at the tests.\n\nDone.");
 }
 
+/// A line whose field has another type than Codex's (the formats read lines by their
+/// fields, `src/formats/fields.rs`) is one error document naming the field, where the
+/// line was; the lines around it are read as before.
+#[test]
+fn codex_exec_line_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
+    let input = lines(&[
+        json!({"type": "turn.started"}),
+        json!({"type": "item.completed", "item": {"id": "item_0", "type": "agent_message", "text": "Before."}}),
+        json!({"type": "item.completed", "item": {"id": "item_1", "type": "agent_message", "text": 5}}),
+        json!({"type": "item.completed", "item": {"id": "item_2", "type": "todo_list", "items": ["a"]}}),
+        json!({"type": "item.completed", "item": {"id": "item_3", "type": "agent_message", "text": "After."}}),
+        json!({"type": "turn.completed"}),
+    ]);
+    let s = feed(&input, None, &[]);
+    let errors: Vec<String> = of_type(&s, DocumentType::Error)
+        .iter()
+        .map(|d| match &d.meta {
+            Meta::Error(e) => e.details.clone(),
+            _ => unreachable!(),
+        })
+        .collect();
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors[0].contains("line 3")
+            && errors[0].contains("field `text` should be a string, found a number"),
+        "{}",
+        errors[0]
+    );
+    assert!(
+        errors[1].contains("an element of `items` should be an object, found a string"),
+        "{}",
+        errors[1]
+    );
+    let texts = of_type(&s, DocumentType::Text);
+    assert_eq!(texts.len(), 1);
+    assert_eq!(texts[0].text(), "Before.\n\nAfter.");
+}
+
 #[test]
 fn codex_exec_shows_an_error_repeated_by_turn_failed_once() {
     let input = lines(&[

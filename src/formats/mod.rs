@@ -12,6 +12,7 @@ pub(crate) mod cursor_store;
 mod cursor_wrapper;
 pub mod detect;
 mod document_sse;
+mod fields;
 mod gemini;
 mod gemini_cli;
 mod openai;

@@ -15,62 +15,67 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::fmt;
 
-use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::{Map, Value, json};
 
-use super::{Text, Tokens, mcp_tool_name, script_of};
+use super::{Tokens, mcp_tool_name, script_of};
 use crate::error::codes;
 use crate::formats::apply_patch::TOOL as EDIT_TOOL;
+use crate::formats::fields::{self, Fields, each};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::CallStatus;
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
+type Read<T> = Result<T, serde_json::Error>;
+
 /// One line.
-#[derive(Deserialize)]
-struct Line<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Cow<'a, str>,
-    #[serde(default)]
+struct Line<'v> {
+    kind: &'v str,
     thread_id: Option<String>,
-    #[serde(default)]
     usage: Option<Tokens>,
     /// `turn.failed`: `{message}`.
-    #[serde(default)]
     error: Option<Value>,
     /// `error`.
-    #[serde(default)]
     message: Option<String>,
-    #[serde(borrow, default)]
-    item: Option<Item<'a>>,
+    item: Option<Item<'v>>,
     /// `item.plan.delta`.
-    #[serde(default)]
     item_id: Option<String>,
-    #[serde(borrow, default)]
-    delta: Option<Cow<'a, str>>,
+    delta: Option<&'v str>,
     /// `request_user_input`.
-    #[serde(default)]
     call_id: Option<String>,
-    #[serde(default)]
     questions: Option<Value>,
 }
 
-/// An item: its id, `type` and the fields of every item type, flat. Read by hand
-/// because a `web_search` item carries `id` twice (the item's, then the search's: Codex
-/// flattens one struct into the other); the first is the item's.
-#[derive(Default)]
-struct Item<'a> {
+impl<'v> Line<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Line {
+            kind: f.str("type")?.unwrap_or_default(),
+            thread_id: f.string("thread_id")?,
+            usage: f.object("usage")?.map(Tokens::read).transpose()?,
+            error: f.value("error"),
+            message: f.string("message")?,
+            item: f.object("item")?.map(Item::read).transpose()?,
+            item_id: f.string("item_id")?,
+            delta: f.str("delta")?,
+            call_id: f.string("call_id")?,
+            questions: f.value("questions"),
+        })
+    }
+}
+
+/// An item: its id, `type` and the fields of every item type, flat. A `web_search`
+/// item carries `id` twice (the item's, then the search's: Codex flattens one struct
+/// into the other); the first is the item's.
+struct Item<'v> {
     id: Option<String>,
-    kind: Option<Cow<'a, str>>,
-    text: Option<Cow<'a, str>>,
+    kind: Option<&'v str>,
+    text: Option<&'v str>,
     command: Option<String>,
-    aggregated_output: Option<Cow<'a, str>>,
+    aggregated_output: Option<&'v str>,
     exit_code: Option<i64>,
-    status: Option<String>,
+    status: Option<&'v str>,
     changes: Option<Vec<Change>>,
-    server: Option<String>,
+    server: Option<&'v str>,
     tool: Option<Value>,
     arguments: Option<Value>,
     result: Option<Value>,
@@ -84,129 +89,84 @@ struct Item<'a> {
     agents_states: Option<Value>,
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Item<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Item<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an item object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Item<'de>, A::Error> {
-                let mut item = Item::default();
-                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-                    // A repeated key keeps its first value.
-                    macro_rules! first {
-                        ($field:ident, $t:ty) => {{
-                            let v: $t = map.next_value()?;
-                            if item.$field.is_none() {
-                                item.$field = v;
-                            }
-                        }};
-                    }
-                    match key.as_ref() {
-                        "id" => first!(id, Option<String>),
-                        "type" | "item_type" => {
-                            let v: Option<Text<'de>> = map.next_value()?;
-                            if item.kind.is_none() {
-                                item.kind = v.map(|t| t.0);
-                            }
-                        }
-                        "text" => {
-                            let v: Option<Text<'de>> = map.next_value()?;
-                            item.text = item.text.or(v.map(|t| t.0));
-                        }
-                        "aggregated_output" => {
-                            let v: Option<Text<'de>> = map.next_value()?;
-                            item.aggregated_output = item.aggregated_output.or(v.map(|t| t.0));
-                        }
-                        "command" => first!(command, Option<String>),
-                        "exit_code" => first!(exit_code, Option<i64>),
-                        "status" => first!(status, Option<String>),
-                        "changes" => first!(changes, Option<Vec<Change>>),
-                        "server" => first!(server, Option<String>),
-                        "tool" => first!(tool, Option<Value>),
-                        "arguments" => first!(arguments, Option<Value>),
-                        "result" => first!(result, Option<Value>),
-                        "error" => first!(error, Option<Value>),
-                        "query" => first!(query, Option<String>),
-                        "action" => first!(action, Option<Value>),
-                        "items" => first!(items, Option<Vec<TodoItem>>),
-                        "message" => first!(message, Option<String>),
-                        "prompt" => first!(prompt, Option<String>),
-                        "receiver_thread_ids" => first!(receiver_thread_ids, Option<Value>),
-                        "agents_states" => first!(agents_states, Option<Value>),
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(item)
-            }
-        }
-        d.deserialize_map(V)
+impl<'v> Item<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Item {
+            id: f.string("id")?,
+            kind: f.str("type")?.or(f.str("item_type")?),
+            text: f.str("text")?,
+            command: f.string("command")?,
+            aggregated_output: f.str("aggregated_output")?,
+            exit_code: f.i64("exit_code")?,
+            status: f.str("status")?,
+            changes: match f.array("changes")? {
+                Some(a) => Some(each(a, "changes", Change::read)?),
+                None => None,
+            },
+            server: f.str("server")?,
+            tool: f.value("tool"),
+            arguments: f.value("arguments"),
+            result: f.value("result"),
+            error: f.value("error"),
+            query: f.string("query")?,
+            action: f.value("action"),
+            items: match f.array("items")? {
+                Some(a) => Some(each(a, "items", TodoItem::read)?),
+                None => None,
+            },
+            message: f.string("message")?,
+            prompt: f.string("prompt")?,
+            receiver_thread_ids: f.value("receiver_thread_ids"),
+            agents_states: f.value("agents_states"),
+        })
     }
 }
 
 /// One file of a `file_change` item.
-#[derive(Deserialize)]
 struct Change {
-    #[serde(default)]
     path: String,
-    #[serde(default)]
-    kind: Option<ChangeKind>,
+    /// `add` / `delete` / `update`, or `{type: "update", move_path}`.
+    kind: Option<(String, Option<String>)>,
     /// Newer versions: the unified diff of an update, the text of an added file.
-    #[serde(default)]
     diff: Option<String>,
 }
 
-/// `add` / `delete` / `update`, or `{type: "update", move_path}`.
-struct ChangeKind {
-    kind: String,
-    move_path: Option<String>,
-}
-
-impl<'de> Deserialize<'de> for ChangeKind {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ChangeKind;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a change kind")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ChangeKind, E> {
-                Ok(ChangeKind {
-                    kind: v.to_owned(),
-                    move_path: None,
-                })
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ChangeKind, A::Error> {
-                let mut out = ChangeKind {
-                    kind: String::new(),
-                    move_path: None,
-                };
-                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-                    match key.as_ref() {
-                        "type" => out.kind = map.next_value()?,
-                        "move_path" => out.move_path = map.next_value()?,
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
+impl Change {
+    fn read(f: Fields<'_, '_>) -> Read<Self> {
+        let kind = match f.get("kind") {
+            None => None,
+            Some(k) => match k.as_str() {
+                Some(kind) => Some((kind.to_owned(), None)),
+                None => {
+                    let k = Fields::of(k, "field `kind`")?;
+                    Some((
+                        k.string("type")?.unwrap_or_default(),
+                        k.string("move_path")?,
+                    ))
                 }
-                Ok(out)
-            }
-        }
-        d.deserialize_any(V)
+            },
+        };
+        Ok(Change {
+            path: f.string("path")?.unwrap_or_default(),
+            kind,
+            diff: f.string("diff")?,
+        })
     }
 }
 
-#[derive(Deserialize, Clone, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 struct TodoItem {
-    #[serde(default)]
     text: String,
-    #[serde(default)]
     completed: bool,
+}
+
+impl TodoItem {
+    fn read(f: Fields<'_, '_>) -> Read<Self> {
+        Ok(TodoItem {
+            text: f.string("text")?.unwrap_or_default(),
+            completed: f.bool("completed")?.unwrap_or_default(),
+        })
+    }
 }
 
 /// A `todo_list` item as shown so far.
@@ -236,12 +196,13 @@ pub(in crate::formats) struct CodexExec {
 
 impl Adapter for CodexExec {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
-        let line = match crate::read_json::from_str::<Line<'_>>(p.text) {
+        let tree = match fields::parse(p.text) {
+            Ok(tree) => tree,
+            Err(e) => return self.malformed(&e, &p, n),
+        };
+        let line = match Fields::of(&tree, "the line").and_then(Line::read) {
             Ok(line) => line,
-            Err(e) => {
-                self.flush_error(n);
-                return n.apply(Event::Error(json_error(&e, &p)));
-            }
+            Err(e) => return self.malformed(&e, &p, n),
         };
         if let Some(error) = self.error.take() {
             let failed = (line.kind == "turn.failed").then(|| failure(&line));
@@ -253,7 +214,7 @@ impl Adapter for CodexExec {
             // Only a message right after another one continues its text.
             self.prose = None;
         }
-        match line.kind.as_ref() {
+        match line.kind {
             "thread.started" => n.apply(Event::Session(SessionInfo {
                 conversation_id: line.thread_id,
                 ..SessionInfo::default()
@@ -268,7 +229,7 @@ impl Adapter for CodexExec {
                     return n.apply(Event::Unknown);
                 };
                 let mut text = self.texts.get(&id).cloned().unwrap_or_default();
-                text.push_str(&delta);
+                text.push_str(delta);
                 self.plan(&id, Cow::Owned(text), n);
             }
             "request_user_input" => {
@@ -321,6 +282,12 @@ fn agent_error(message: String) -> ErrorInfo {
 }
 
 impl CodexExec {
+    /// A line that is not JSON or not of the shape of Codex's lines.
+    fn malformed(&mut self, e: &serde_json::Error, p: &Payload<'_>, n: &mut dyn Sink) {
+        self.flush_error(n);
+        n.apply(Event::Error(json_error(e, p)));
+    }
+
     fn flush_error(&mut self, n: &mut dyn Sink) {
         if let Some(error) = self.error.take() {
             n.apply(Event::Error(agent_error(error)));
@@ -329,8 +296,8 @@ impl CodexExec {
 
     fn item(&mut self, item: Item<'_>, completed: bool, n: &mut dyn Sink) {
         let id = item.id.clone().unwrap_or_default();
-        let kind = item.kind.clone().unwrap_or_default();
-        match kind.as_ref() {
+        let kind = item.kind.unwrap_or_default();
+        match kind {
             "agent_message" | "assistant_message" => {
                 if let Some(text) = item.text {
                     self.text(&id, text, n);
@@ -339,7 +306,7 @@ impl CodexExec {
             "reasoning" => {
                 self.prose = None;
                 if let Some(text) = item.text {
-                    if let Some(new) = new_text(&mut self.texts, &id, &text) {
+                    if let Some(new) = new_text(&mut self.texts, &id, text) {
                         n.apply(Event::Thinking(Cow::Owned(new.to_owned())));
                     }
                 }
@@ -352,21 +319,21 @@ impl CodexExec {
             }
             "plan" => {
                 if let Some(text) = item.text {
-                    self.plan(&id, text, n);
+                    self.plan(&id, Cow::Borrowed(text), n);
                 }
             }
             "command_execution" => self.command(id, item, completed, n),
             "file_change" => self.file_change(&id, item, n),
             "mcp_tool_call" => {
                 let name = mcp_tool_name(
-                    item.server.as_deref().unwrap_or_default(),
+                    item.server.unwrap_or_default(),
                     item.tool
                         .as_ref()
                         .and_then(Value::as_str)
                         .unwrap_or_default(),
                 );
                 let args = item.arguments.unwrap_or(Value::Null);
-                let outcome = match item.status.as_deref() {
+                let outcome = match item.status {
                     Some("completed") => Some(success(item.result.unwrap_or(Value::Null))),
                     Some("failed") => Some(ToolOutcome {
                         status: CallStatus::Error,
@@ -394,7 +361,7 @@ impl CodexExec {
                     "prompt": item.prompt,
                     "receiver_thread_ids": item.receiver_thread_ids,
                 });
-                let outcome = match item.status.as_deref() {
+                let outcome = match item.status {
                     Some("completed") => Some(success(item.agents_states.unwrap_or(Value::Null))),
                     Some("failed") => Some(ToolOutcome {
                         status: CallStatus::Error,
@@ -418,8 +385,8 @@ impl CodexExec {
 
     /// An agent message: what is new of its text. A message after another one's text
     /// starts a new paragraph.
-    fn text(&mut self, id: &str, text: Cow<'_, str>, n: &mut dyn Sink) {
-        let Some(new) = new_text(&mut self.texts, id, &text) else {
+    fn text(&mut self, id: &str, text: &str, n: &mut dyn Sink) {
+        let Some(new) = new_text(&mut self.texts, id, text) else {
             return;
         };
         if self.prose.as_deref().is_some_and(|p| p != id) {
@@ -455,7 +422,7 @@ impl CodexExec {
     fn command(&mut self, id: String, item: Item<'_>, completed: bool, n: &mut dyn Sink) {
         let command = item.command.unwrap_or_default();
         let args = json!({ "command": script_of(&command) });
-        let status = match item.status.as_deref() {
+        let status = match item.status {
             Some("failed") => Some(CallStatus::Error),
             Some("declined") => Some(CallStatus::Rejected),
             Some("completed") => Some(CallStatus::Success),
@@ -475,7 +442,7 @@ impl CodexExec {
     /// A `file_change` item: one `file_edit` per file, paired across the item's events
     /// by path (the item's id for the first file, `id#2` … for the others).
     fn file_change(&mut self, id: &str, item: Item<'_>, n: &mut dyn Sink) {
-        let outcome = match item.status.as_deref() {
+        let outcome = match item.status {
             Some("completed") => Some(success(Value::Null)),
             Some("failed" | "declined") => Some(ToolOutcome {
                 status: CallStatus::Error,
@@ -494,7 +461,7 @@ impl CodexExec {
                 }
             };
             let (operation, move_path) = match change.kind {
-                Some(k) => (k.kind, k.move_path),
+                Some(kind) => kind,
                 None => ("update".to_owned(), None),
             };
             let mut args = Map::new();

@@ -50,6 +50,16 @@ struct Tokens {
 }
 
 impl Tokens {
+    /// Read from a line's `usage` (or a session's token counts).
+    fn read(f: super::fields::Fields<'_, '_>) -> Result<Tokens, serde_json::Error> {
+        Ok(Tokens {
+            input_tokens: f.u64("input_tokens")?.unwrap_or_default(),
+            cached_input_tokens: f.u64("cached_input_tokens")?.unwrap_or_default(),
+            output_tokens: f.u64("output_tokens")?.unwrap_or_default(),
+            total_tokens: f.u64("total_tokens")?.unwrap_or_default(),
+        })
+    }
+
     /// What was used since `base` (a running total earlier in the session).
     fn since(self, base: Tokens) -> Tokens {
         Tokens {
