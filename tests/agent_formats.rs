@@ -246,6 +246,68 @@ fn codex_session_usage_is_per_response() {
     assert_eq!(usage, [(100, 10), (300, 35)]);
 }
 
+/// A record whose payload has a field of another type than Codex writes is one error
+/// document naming the field; the records around it are read.
+#[test]
+fn codex_session_record_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
+    let answer = |t: &str| record("event_msg", json!({"type": "agent_message", "message": t}));
+    let input = lines(&[
+        record(
+            "event_msg",
+            json!({"type": "user_message", "message": "Go."}),
+        ),
+        answer("Before."),
+        record(
+            "response_item",
+            json!({"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": 5}]}),
+        ),
+        record(
+            "event_msg",
+            json!({"type": "token_count", "info": {"total_token_usage": {"input_tokens": "many"}}}),
+        ),
+        record(
+            "response_item",
+            json!({"type": "function_call_output", "call_id": "c", "output": 7}),
+        ),
+        record("session_meta", json!("not an object")),
+        json!({"timestamp": 5, "type": "event_msg", "payload": {"type": "agent_message", "message": "Lost."}}),
+        answer("After."),
+    ]);
+    let s = feed(&input, Some(Format::CodexSession), &[]);
+    let errors: Vec<String> = of_type(&s, DocumentType::Error)
+        .iter()
+        .map(|d| match &d.meta {
+            Meta::Error(e) => e.details.clone(),
+            _ => unreachable!(),
+        })
+        .collect();
+    let expected = [
+        (3, "field `text` should be a string, found a number"),
+        (
+            4,
+            "field `input_tokens` should be a non-negative integer, found a string",
+        ),
+        (5, "field `output` should be an object, found a number"),
+        (6, "field `payload` should be an object, found a string"),
+        (7, "field `timestamp` should be a string, found a number"),
+    ];
+    assert_eq!(errors.len(), expected.len(), "{errors:?}");
+    for (details, (line, says)) in errors.iter().zip(expected) {
+        assert!(
+            details.starts_with(&format!("line {line}: {says};")),
+            "{details}"
+        );
+    }
+    assert_eq!(s.conversation().stats.bad_events, expected.len() as u64);
+    let texts = of_type(&s, DocumentType::Text);
+    assert_eq!(texts.len(), 1);
+    assert_eq!(texts[0].text(), "Before.\n\nAfter.");
+    assert!(s.conversation().turns.iter().all(|t| match t {
+        Turn::Assistant(r) => r.usage.is_none(),
+        Turn::User(_) => true,
+    }));
+}
+
 /// A patch becomes one file edit per file (per hunk of an update), each with its
 /// operation and text, ended together by the call's output.
 #[test]

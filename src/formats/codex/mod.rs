@@ -10,11 +10,8 @@ pub(super) mod exec;
 pub(super) mod session;
 
 use std::borrow::Cow;
-use std::fmt;
 
-use serde::Deserialize;
-use serde::de::{self, Deserializer, Visitor};
-
+use super::fields::{self, Fields};
 use crate::model::Usage;
 use crate::normalize::{ToolKind, ToolNames};
 
@@ -37,21 +34,17 @@ pub(super) const TOOLS: ToolNames = &[
 ];
 
 /// Codex's token counts (`Usage` of the stream, `TokenUsage` of the sessions).
-#[derive(Deserialize, Default, Clone, Copy, PartialEq, Eq)]
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
 struct Tokens {
-    #[serde(default)]
     input_tokens: u64,
-    #[serde(default)]
     cached_input_tokens: u64,
-    #[serde(default)]
     output_tokens: u64,
-    #[serde(default)]
     total_tokens: u64,
 }
 
 impl Tokens {
     /// Read from a line's `usage` (or a session's token counts).
-    fn read(f: super::fields::Fields<'_, '_>) -> Result<Tokens, serde_json::Error> {
+    fn read(f: Fields<'_, '_>) -> Result<Tokens, serde_json::Error> {
         Ok(Tokens {
             input_tokens: f.u64("input_tokens")?.unwrap_or_default(),
             cached_input_tokens: f.u64("cached_input_tokens")?.unwrap_or_default(),
@@ -86,32 +79,6 @@ impl From<Tokens> for Usage {
     }
 }
 
-/// A string that borrows from the input where it has no escapes (for hand-written
-/// visitors; derived ones borrow with `#[serde(borrow)]`).
-struct Text<'a>(Cow<'a, str>);
-
-impl<'de> Deserialize<'de> for Text<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Text<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Text<'de>, E> {
-                Ok(Text(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(V)
-    }
-}
-
 /// What a shell tool's output text says: Codex gives the model either JSON
 /// (`{"output", "metadata": {"exit_code", "duration_seconds"}}`), or lines of text
 /// (`Exit code: 0` / `Process exited with code 0`, `Wall time: 1.2 seconds`, `Output:`
@@ -124,27 +91,9 @@ struct ShellOutput {
 }
 
 fn shell_output(text: &str) -> ShellOutput {
-    #[derive(Deserialize)]
-    struct Structured {
-        output: String,
-        #[serde(default)]
-        metadata: Option<Metadata>,
-    }
-    #[derive(Deserialize)]
-    struct Metadata {
-        #[serde(default)]
-        exit_code: Option<i64>,
-        #[serde(default)]
-        duration_seconds: Option<f64>,
-    }
     if text.trim_start().starts_with('{') {
-        if let Ok(s) = crate::read_json::from_str::<Structured>(text) {
-            let m = s.metadata;
-            return ShellOutput {
-                exit_code: m.as_ref().and_then(|m| m.exit_code),
-                duration_ms: m.and_then(|m| m.duration_seconds).map(seconds_to_ms),
-                output: s.output,
-            };
+        if let Some(out) = structured_output(text) {
+            return out;
         }
     }
     let mut out = ShellOutput {
@@ -180,6 +129,30 @@ fn shell_output(text: &str) -> ShellOutput {
         duration_ms: None,
         output: text.to_owned(),
     }
+}
+
+/// The JSON form of a shell tool's output: `{"output", "metadata": {"exit_code",
+/// "duration_seconds"}}` (`output` a string; where a field is of another type, the
+/// text is not read as this form).
+fn structured_output(text: &str) -> Option<ShellOutput> {
+    let tree = fields::parse(text).ok()?;
+    let f = Fields::of(&tree, "the output").ok()?;
+    let output = f.string("output").ok()??;
+    let (exit_code, duration_ms) = match f.object("metadata").ok()? {
+        Some(m) => (
+            m.i64("exit_code").ok()?,
+            match m.get("duration_seconds") {
+                Some(s) => Some(seconds_to_ms(s.as_f64()?)),
+                None => None,
+            },
+        ),
+        None => (None, None),
+    };
+    Some(ShellOutput {
+        exit_code,
+        duration_ms,
+        output,
+    })
 }
 
 /// `2.5` (seconds, as text) in milliseconds, without float parsing (`12.0345` → 12035).
@@ -336,6 +309,21 @@ mod tests {
             (None, "Exit code: 0\nsomething else\n")
         );
         assert_eq!(shell_output("{not json").output, "{not json");
+        let whole_seconds = shell_output(r#"{"output":"x","metadata":{"duration_seconds":2}}"#);
+        assert_eq!(
+            (whole_seconds.exit_code, whole_seconds.duration_ms),
+            (None, Some(2000))
+        );
+        // Not of the JSON form's types: the text is the output.
+        for text in [
+            r#"{"output":5}"#,
+            r#"{"metadata":{"exit_code":1}}"#,
+            r#"{"output":"x","metadata":{"exit_code":"1"}}"#,
+            r#"{"output":"x","metadata":{"duration_seconds":"1"}}"#,
+            r#"{"output":"x","metadata":[]}"#,
+        ] {
+            assert_eq!(shell_output(text).output, text);
+        }
     }
 
     #[test]

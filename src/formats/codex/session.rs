@@ -22,171 +22,180 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use std::fmt;
-
-use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use serde_json_borrow::Value as Tree;
 
-use super::{Text, Tokens, command_line, shell_output};
+use super::{Tokens, command_line, shell_output};
 use crate::error::codes;
 use crate::formats::apply_patch;
 use crate::formats::common::{end_open_response, tool_input};
+use crate::formats::fields::{self, Fields, each};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
+type Read<T> = Result<T, serde_json::Error>;
+
 /// One record.
-#[derive(Deserialize)]
-struct Record<'a> {
-    #[serde(default)]
+struct Record<'v, 'a> {
     timestamp: Option<String>,
-    #[serde(rename = "type", borrow, default)]
-    kind: Cow<'a, str>,
-    #[serde(borrow, default)]
-    payload: Option<&'a RawValue>,
+    kind: &'v str,
+    payload: Option<&'v Tree<'a>>,
+}
+
+impl<'v, 'a> Record<'v, 'a> {
+    fn read(f: Fields<'v, 'a>) -> Read<Self> {
+        Ok(Record {
+            timestamp: f.string("timestamp")?,
+            kind: f.str("type")?.unwrap_or_default(),
+            payload: f.get("payload"),
+        })
+    }
 }
 
 /// `session_meta` and `turn_context` payloads: the facts shown.
-#[derive(Deserialize)]
 struct Facts {
-    #[serde(default)]
     id: Option<String>,
-    #[serde(default)]
     cwd: Option<String>,
-    #[serde(default)]
     model: Option<String>,
 }
 
+impl Facts {
+    fn read(f: Fields<'_, '_>) -> Read<Self> {
+        Ok(Facts {
+            id: f.string("id")?,
+            cwd: f.string("cwd")?,
+            model: f.string("model")?,
+        })
+    }
+}
+
 /// An `event_msg` payload, flat.
-#[derive(Deserialize)]
-struct EventMsg<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Cow<'a, str>,
-    #[serde(borrow, default)]
-    message: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
-    #[serde(default)]
-    images: Option<Vec<IgnoredAny>>,
-    #[serde(default)]
-    local_images: Option<Vec<IgnoredAny>>,
+struct EventMsg<'v> {
+    kind: &'v str,
+    message: Option<&'v str>,
+    text: Option<&'v str>,
+    /// How many `images` and `local_images`.
+    images: usize,
     /// Early versions: `plain`, or the injected `user_instructions` /
     /// `environment_context`.
-    #[serde(default, rename = "kind")]
-    input_kind: Option<String>,
-    #[serde(default)]
-    info: Option<TokenInfo>,
-    #[serde(default)]
+    input_kind: Option<&'v str>,
+    /// `info.total_token_usage`.
+    total: Option<Tokens>,
     reason: Option<String>,
 }
 
-#[derive(Deserialize)]
-struct TokenInfo {
-    #[serde(default)]
-    total_token_usage: Option<Tokens>,
+impl<'v> EventMsg<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        let count = |key| Ok::<_, serde_json::Error>(f.array(key)?.map_or(0, <[_]>::len));
+        let total = match f.object("info")? {
+            Some(info) => info.object("total_token_usage")?,
+            None => None,
+        };
+        Ok(EventMsg {
+            kind: f.str("type")?.unwrap_or_default(),
+            message: f.str("message")?,
+            text: f.str("text")?,
+            images: count("images")? + count("local_images")?,
+            input_kind: f.str("kind")?,
+            total: total.map(Tokens::read).transpose()?,
+            reason: f.string("reason")?,
+        })
+    }
 }
 
 /// A `response_item` payload, flat.
-#[derive(Deserialize)]
-struct Item<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Cow<'a, str>,
-    #[serde(default)]
-    role: Option<String>,
-    #[serde(borrow, default)]
-    content: Option<Body<'a>>,
-    #[serde(borrow, default)]
-    summary: Option<Vec<Part<'a>>>,
-    #[serde(default)]
+struct Item<'v> {
+    kind: &'v str,
+    role: Option<&'v str>,
+    content: Option<Body<'v>>,
+    summary: Option<Vec<Part<'v>>>,
     name: Option<String>,
-    #[serde(borrow, default)]
-    arguments: Option<Cow<'a, str>>,
-    #[serde(default)]
+    arguments: Option<&'v str>,
     call_id: Option<String>,
-    #[serde(borrow, default)]
-    input: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    output: Option<Body<'a>>,
-    #[serde(default)]
+    input: Option<&'v str>,
+    output: Option<Body<'v>>,
     action: Option<Value>,
-    #[serde(default)]
-    status: Option<String>,
+    status: Option<&'v str>,
+}
+
+impl<'v> Item<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Item {
+            kind: f.str("type")?.unwrap_or_default(),
+            role: f.str("role")?,
+            content: Body::read(f, "content")?,
+            summary: match f.array("summary")? {
+                Some(a) => Some(each(a, "summary", Part::read)?),
+                None => None,
+            },
+            name: f.string("name")?,
+            arguments: f.str("arguments")?,
+            call_id: f.string("call_id")?,
+            input: f.str("input")?,
+            output: Body::read(f, "output")?,
+            action: f.value("action"),
+            status: f.str("status")?,
+        })
+    }
 }
 
 /// A content part: `input_text`, `output_text`, `input_image`, `summary_text`,
 /// `reasoning_text`.
-#[derive(Deserialize)]
-struct Part<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Cow<'a, str>,
-    #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
+struct Part<'v> {
+    kind: &'v str,
+    text: Option<&'v str>,
+}
+
+impl<'v> Part<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Part {
+            kind: f.str("type")?.unwrap_or_default(),
+            text: f.str("text")?,
+        })
+    }
 }
 
 /// A message's `content` or a call's `output`: text, content parts, or (early
-/// outputs) `{content, success}`. Read by one visitor (an untagged enum would buffer
-/// every value first, and costs more code).
-enum Body<'a> {
-    Text(Cow<'a, str>),
-    Parts(Vec<Part<'a>>),
+/// outputs) `{content, success}`.
+enum Body<'v> {
+    Text(&'v str),
+    Parts(Vec<Part<'v>>),
     Payload {
-        content: String,
+        content: &'v str,
         success: Option<bool>,
     },
 }
 
-impl<'de: 'a, 'a> Deserialize<'de> for Body<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Body<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("text, a list of parts, or {content, success}")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Body<'de>, E> {
-                Ok(Body::Text(Cow::Borrowed(v)))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Body<'de>, E> {
-                Ok(Body::Text(Cow::Owned(v.to_owned())))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Body<'de>, A::Error> {
-                let mut parts = Vec::new();
-                while let Some(p) = seq.next_element::<Part<'de>>()? {
-                    parts.push(p);
+impl<'v> Body<'v> {
+    /// The field `key` of `f`, if there.
+    fn read(f: Fields<'v, '_>, key: &str) -> Read<Option<Self>> {
+        let Some(v) = f.get(key) else {
+            return Ok(None);
+        };
+        Ok(Some(match v {
+            Tree::Str(s) => Body::Text(s.as_ref()),
+            Tree::Array(a) => Body::Parts(each(a, key, Part::read)?),
+            other => {
+                let o = Fields::of(other, &format!("field `{key}`"))?;
+                Body::Payload {
+                    content: o.str("content")?.unwrap_or_default(),
+                    success: o.bool("success")?,
                 }
-                Ok(Body::Parts(parts))
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Body<'de>, A::Error> {
-                let (mut content, mut success) = (String::new(), None);
-                while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
-                    match key.as_ref() {
-                        "content" => content = map.next_value()?,
-                        "success" => success = map.next_value()?,
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                Ok(Body::Payload { content, success })
-            }
-        }
-        d.deserialize_any(V)
+        }))
     }
-}
 
-impl Body<'_> {
     /// The text, and whether the output says the call failed.
-    fn text(&self) -> (Cow<'_, str>, bool) {
+    fn text(&self) -> (Cow<'v, str>, bool) {
         match self {
-            Body::Text(t) => (Cow::Borrowed(t.as_ref()), false),
+            Body::Text(t) => (Cow::Borrowed(*t), false),
             Body::Parts(parts) => (
                 Cow::Owned(join(parts, &["input_text", "output_text"], "\n")),
                 false,
             ),
             Body::Payload { content, success } => {
-                (Cow::Borrowed(content.as_str()), *success == Some(false))
+                (Cow::Borrowed(*content), *success == Some(false))
             }
         }
     }
@@ -196,8 +205,8 @@ impl Body<'_> {
 fn join(parts: &[Part<'_>], kinds: &[&str], separator: &str) -> String {
     let texts: Vec<&str> = parts
         .iter()
-        .filter(|p| kinds.contains(&p.kind.as_ref()))
-        .filter_map(|p| p.text.as_deref())
+        .filter(|p| kinds.contains(&p.kind))
+        .filter_map(|p| p.text)
         .collect();
     texts.join(separator)
 }
@@ -288,19 +297,20 @@ pub(in crate::formats) struct CodexSession {
 
 impl Adapter for CodexSession {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
-        let Some(record) = crate::formats::parse::<Record<'_>>(&p, n) else {
-            return;
+        let tree = match fields::parse(p.text) {
+            Ok(tree) => tree,
+            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        };
+        let record = match Fields::of(&tree, "the line").and_then(Record::read) {
+            Ok(record) => record,
+            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
         };
         let Some(payload) = record.payload else {
             return n.apply(Event::Unknown);
         };
-        let body = Payload {
-            text: payload.get(),
-            ..p
-        };
-        match record.kind.as_ref() {
+        match record.kind {
             "session_meta" | "turn_context" => {
-                if let Some(f) = read::<Facts>(&body, n) {
+                if let Some(f) = read(payload, Facts::read, &p, n) {
                     n.apply(Event::Session(SessionInfo {
                         conversation_id: f.id.filter(|_| record.kind == "session_meta"),
                         model: f.model,
@@ -310,13 +320,13 @@ impl Adapter for CodexSession {
                 }
             }
             "event_msg" => {
-                if let Some(e) = read::<EventMsg<'_>>(&body, n) {
+                if let Some(e) = read(payload, EventMsg::read, &p, n) {
                     self.event(e, record.timestamp, n);
                 }
             }
             "response_item" => {
-                if let Some(item) = read::<Item<'_>>(&body, n) {
-                    self.item(item, record.timestamp, &body, n);
+                if let Some(item) = read(payload, Item::read, &p, n) {
+                    self.item(item, record.timestamp, &p, n);
                 }
             }
             _ => n.apply(Event::Unknown),
@@ -328,9 +338,15 @@ impl Adapter for CodexSession {
     }
 }
 
-/// Parses a payload, reporting a failure as an `error` document.
-fn read<'a, T: Deserialize<'a>>(p: &Payload<'a>, n: &mut dyn Sink) -> Option<T> {
-    match crate::read_json::from_str(p.text) {
+/// Reads a record's payload (an object) with `read`, reporting a failure as an `error`
+/// document.
+fn read<'v, 'a, T>(
+    payload: &'v Tree<'a>,
+    read: impl FnOnce(Fields<'v, 'a>) -> Read<T>,
+    p: &Payload<'_>,
+    n: &mut dyn Sink,
+) -> Option<T> {
+    match Fields::of(payload, "field `payload`").and_then(read) {
         Ok(v) => Some(v),
         Err(e) => {
             n.apply(Event::Error(json_error(&e, p)));
@@ -366,28 +382,26 @@ fn prompt_text(text: &str) -> &str {
 
 impl CodexSession {
     fn event(&mut self, e: EventMsg<'_>, timestamp: Option<String>, n: &mut dyn Sink) {
-        match e.kind.as_ref() {
+        match e.kind {
             "user_message" => {
-                if matches!(e.input_kind.as_deref(), Some(k) if k != "plain") {
+                if matches!(e.input_kind, Some(k) if k != "plain") {
                     return;
                 }
-                let images =
-                    e.images.map_or(0, |i| i.len()) + e.local_images.map_or(0, |i| i.len());
                 let text = e.message.unwrap_or_default();
-                self.prompt(Source::Event, prompt_text(&text), images, n);
+                self.prompt(Source::Event, prompt_text(text), e.images, n);
             }
             "agent_message" => {
                 if let Some(text) = e.message {
-                    self.answer(Source::Event, &text, timestamp, n);
+                    self.answer(Source::Event, text, timestamp, n);
                 }
             }
             "agent_reasoning" => {
                 if let Some(text) = e.text {
-                    self.reasoning(Source::Event, &[text.as_ref()], timestamp, n);
+                    self.reasoning(Source::Event, &[text], timestamp, n);
                 }
             }
             "token_count" => {
-                let Some(total) = e.info.and_then(|i| i.total_token_usage) else {
+                let Some(total) = e.total else {
                     return;
                 };
                 self.total = Some(total);
@@ -416,7 +430,7 @@ impl CodexSession {
                 self.last = Last::Other;
                 let message = e
                     .message
-                    .map(Cow::into_owned)
+                    .map(str::to_owned)
                     .unwrap_or_else(|| "Codex reported an error.".to_owned());
                 n.apply(Event::Error(ErrorInfo {
                     code: if e.kind == "error" {
@@ -450,14 +464,14 @@ impl CodexSession {
         p: &Payload<'_>,
         n: &mut dyn Sink,
     ) {
-        match item.kind.as_ref() {
+        match item.kind {
             "message" => self.message(item, timestamp, n),
             "reasoning" => {
                 let summary = item.summary.unwrap_or_default();
                 let mut texts: Vec<&str> = summary
                     .iter()
                     .filter(|p| p.kind == "summary_text")
-                    .filter_map(|p| p.text.as_deref())
+                    .filter_map(|p| p.text)
                     .collect();
                 // Raw reasoning only where there is no summary; the encrypted content
                 // is never read.
@@ -477,7 +491,7 @@ impl CodexSession {
                 let call_id = item.call_id.unwrap_or_default();
                 let name = item.name.unwrap_or_else(|| "tool".to_owned());
                 let args = tool_input(
-                    item.arguments.as_deref().unwrap_or_default(),
+                    item.arguments.unwrap_or_default(),
                     &call_id,
                     &name,
                     &p.at,
@@ -492,7 +506,7 @@ impl CodexSession {
                 let input = item.input.unwrap_or_default();
                 let args = json!({ "input": input });
                 let call = if name == apply_patch::TOOL {
-                    Call::Patch(apply_patch::start(&call_id, &input, &name, args, n))
+                    Call::Patch(apply_patch::start(&call_id, input, &name, args, n))
                 } else {
                     n.apply(Event::ToolStart {
                         call_id: call_id.clone(),
@@ -534,7 +548,7 @@ impl CodexSession {
                     args: action,
                     doc_id: None,
                 });
-                let status = match item.status.as_deref() {
+                let status = match item.status {
                     Some("failed") => CallStatus::Error,
                     _ => CallStatus::Success,
                 };
@@ -572,20 +586,20 @@ impl CodexSession {
         let parts = match item.content {
             Some(Body::Parts(parts)) => parts,
             Some(Body::Text(text)) => vec![Part {
-                kind: Cow::Borrowed(match item.role.as_deref() {
+                kind: match item.role {
                     Some("assistant") => "output_text",
                     _ => "input_text",
-                }),
+                },
                 text: Some(text),
             }],
             Some(Body::Payload { .. }) | None => Vec::new(),
         };
-        match item.role.as_deref() {
+        match item.role {
             Some("user") => {
                 let texts: Vec<&str> = parts
                     .iter()
                     .filter(|p| p.kind == "input_text")
-                    .filter_map(|p| p.text.as_deref())
+                    .filter_map(|p| p.text)
                     .map(prompt_text)
                     .filter(|t| !injected(t))
                     .collect();
