@@ -196,6 +196,64 @@ fn openai_names_are_never_overwritten_by_empty_pieces() {
     assert_eq!(t.tool_call_id.as_deref(), Some("call_1"));
 }
 
+/// A chunk whose field has another type than OpenAI's is one error document naming the
+/// field; the chunks around it are read as before (the formats read payloads by their
+/// fields, `src/formats/fields.rs`), and so is a message history.
+#[test]
+fn an_openai_field_of_the_wrong_type_is_an_error_naming_it() {
+    let chunk = |delta: serde_json::Value| json!({"id": "c", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta}]});
+    let mut input = sse(&[
+        chunk(json!({"content": "Before "})),
+        chunk(json!({"content": 5})),
+        chunk(json!({"tool_calls": ["x"]})),
+        chunk(json!({"content": "after."})),
+        json!({"id": "c", "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}),
+    ]);
+    input.push_str("data: [DONE]\n\n");
+    let c = feed(input.as_bytes(), None, &[]).into_conversation();
+    let details: Vec<String> = c
+        .documents()
+        .filter_map(|d| match &d.meta {
+            Meta::Error(e) => Some(e.details.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(details.len(), 2, "{details:?}");
+    assert!(
+        details[0].contains("field `content` should be a string, found a number"),
+        "{}",
+        details[0]
+    );
+    assert!(
+        details[1].contains("an element of `tool_calls` should be an object, found a string"),
+        "{}",
+        details[1]
+    );
+    let text: Vec<&str> = c
+        .documents()
+        .filter(|d| matches!(d.meta, Meta::Text(_)))
+        .map(|d| d.text())
+        .collect();
+    assert_eq!(text, ["Before after."]);
+
+    let history =
+        r#"[{"role":"user","content":"Hi"},{"role":"assistant","tool_calls":{"id":"x"}}]"#;
+    let c = feed(history.as_bytes(), Some(Format::OpenaiMessages), &[]).into_conversation();
+    let details: Vec<String> = c
+        .documents()
+        .filter_map(|d| match &d.meta {
+            Meta::Error(e) => Some(e.details.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(details.len(), 1, "{details:?}");
+    assert!(
+        details[0].contains("field `tool_calls` should be an array, found an object"),
+        "{}",
+        details[0]
+    );
+}
+
 #[test]
 fn an_openai_stream_without_finish_is_cut_off() {
     let input = "data: {\"id\":\"c\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"par\"}}]}\n\n";

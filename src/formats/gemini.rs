@@ -14,93 +14,159 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
+use serde::de::Error as _;
 use serde_json::Value;
+use serde_json_borrow::Value as Tree;
 
 use super::common::{for_each_event, is_done_sentinel, provider_error};
-use super::{Adapter, Payload, parse};
+use super::fields::{self, Fields, each};
+use super::{Adapter, Payload, json_error};
 use crate::model::Usage;
 use crate::normalize::{Event, SessionInfo, Sink};
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct GeminiEvent<'a> {
-    #[serde(borrow, default)]
-    candidates: Vec<Candidate<'a>>,
-    #[serde(default)]
+type Read<T> = Result<T, serde_json::Error>;
+
+/// One event.
+struct GeminiEvent<'v> {
+    candidates: Vec<Candidate<'v>>,
     usage_metadata: Option<UsageMetadata>,
-    #[serde(default)]
     model_version: Option<String>,
-    #[serde(default)]
     response_id: Option<String>,
-    #[serde(default)]
     error: Option<Value>,
     /// The Code Assist API wraps each event.
-    #[serde(borrow, default)]
-    response: Option<Box<GeminiEvent<'a>>>,
+    response: Option<Box<GeminiEvent<'v>>>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Candidate<'a> {
-    #[serde(borrow, default)]
-    content: Option<CandidateContent<'a>>,
-    #[serde(default)]
+impl<'v> GeminiEvent<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(GeminiEvent {
+            candidates: match f.array("candidates")? {
+                Some(a) => each(a, "candidates", Candidate::read)?,
+                None => Vec::new(),
+            },
+            usage_metadata: f
+                .object("usageMetadata")?
+                .map(UsageMetadata::read)
+                .transpose()?,
+            model_version: f.string("modelVersion")?,
+            response_id: f.string("responseId")?,
+            error: f.value("error"),
+            response: match f.object("response")? {
+                Some(r) => Some(Box::new(GeminiEvent::read(r)?)),
+                None => None,
+            },
+        })
+    }
+}
+
+struct Candidate<'v> {
+    parts: Vec<Part<'v>>,
     finish_reason: Option<String>,
-    #[serde(default)]
     index: u64,
 }
 
-#[derive(Deserialize)]
-struct CandidateContent<'a> {
-    #[serde(borrow, default)]
-    parts: Vec<Part<'a>>,
+impl<'v> Candidate<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        let parts = match f.object("content")? {
+            Some(content) => match content.array("parts")? {
+                Some(a) => each(a, "parts", Part::read)?,
+                None => Vec::new(),
+            },
+            None => Vec::new(),
+        };
+        Ok(Candidate {
+            parts,
+            finish_reason: f.string("finishReason")?,
+            index: f.u64("index")?.unwrap_or_default(),
+        })
+    }
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Part<'a> {
-    #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
-    #[serde(default)]
+struct Part<'v> {
+    text: Option<&'v str>,
     thought: bool,
-    #[serde(default)]
     thought_signature: Option<String>,
-    #[serde(default)]
-    function_call: Option<FunctionCall>,
+    function_call: Option<FunctionCall<'v>>,
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct FunctionCall {
-    #[serde(default)]
+impl<'v> Part<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Part {
+            text: f.str("text")?,
+            thought: f.bool("thought")?.unwrap_or_default(),
+            thought_signature: f.string("thoughtSignature")?,
+            function_call: f
+                .object("functionCall")?
+                .map(FunctionCall::read)
+                .transpose()?,
+        })
+    }
+}
+
+struct FunctionCall<'v> {
     id: Option<String>,
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     args: Option<Value>,
     /// Pieces of the arguments (streamed function-call arguments).
-    #[serde(default)]
-    partial_args: Option<Vec<PartialArg>>,
+    partial_args: Option<Vec<PartialArg<'v>>>,
     /// More of this call follows.
-    #[serde(default)]
     will_continue: bool,
 }
 
+impl<'v> FunctionCall<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(FunctionCall {
+            id: f.string("id")?,
+            name: f.string("name")?,
+            args: f.value("args"),
+            partial_args: match f.array("partialArgs")? {
+                Some(a) => Some(each(a, "partialArgs", PartialArg::read)?),
+                None => None,
+            },
+            will_continue: f.bool("willContinue")?.unwrap_or_default(),
+        })
+    }
+}
+
 /// One piece of a streamed call's arguments: a value at a JSON path.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct PartialArg {
-    #[serde(default)]
-    json_path: String,
-    #[serde(default)]
-    string_value: Option<String>,
-    #[serde(default)]
+struct PartialArg<'v> {
+    json_path: &'v str,
+    string_value: Option<&'v str>,
     number_value: Option<f64>,
-    #[serde(default)]
     bool_value: Option<bool>,
-    #[serde(default)]
-    null_value: Option<Value>,
+    /// `nullValue` is there (not null).
+    null_value: bool,
+}
+
+impl<'v> PartialArg<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(PartialArg {
+            json_path: f.str("jsonPath")?.unwrap_or_default(),
+            string_value: f.str("stringValue")?,
+            number_value: number(f, "numberValue")?,
+            bool_value: f.bool("boolValue")?,
+            null_value: f.get("nullValue").is_some(),
+        })
+    }
+}
+
+/// A number field, whole or not (`Fields` reads integers).
+fn number(f: Fields<'_, '_>, key: &str) -> Read<Option<f64>> {
+    let Some(v) = f.get(key) else {
+        return Ok(None);
+    };
+    match v {
+        Tree::Number(x) => Ok(x.as_f64()),
+        other => Err(serde_json::Error::custom(format_args!(
+            "field `{key}` should be a number, found {}",
+            match other {
+                Tree::Bool(_) => "a boolean",
+                Tree::Str(_) => "a string",
+                Tree::Array(_) => "an array",
+                _ => "an object",
+            }
+        ))),
+    }
 }
 
 /// A call whose arguments are still streaming.
@@ -111,14 +177,14 @@ struct OpenCall {
 
 impl OpenCall {
     /// Sets the value a piece names; a string piece extends the string already there.
-    fn apply(&mut self, piece: PartialArg) {
-        let Some(slot) = json_path_slot(&mut self.args, &piece.json_path) else {
+    fn apply(&mut self, piece: PartialArg<'_>) {
+        let Some(slot) = json_path_slot(&mut self.args, piece.json_path) else {
             return;
         };
         if let Some(s) = piece.string_value {
             match slot {
-                Value::String(have) => have.push_str(&s),
-                _ => *slot = Value::String(s),
+                Value::String(have) => have.push_str(s),
+                _ => *slot = Value::String(s.to_owned()),
             }
         } else if let Some(x) = piece.number_value {
             // JSON has one number type; a whole one reads back as it was written.
@@ -129,7 +195,7 @@ impl OpenCall {
             };
         } else if let Some(b) = piece.bool_value {
             *slot = Value::Bool(b);
-        } else if piece.null_value.is_some() {
+        } else if piece.null_value {
             *slot = Value::Null;
         }
     }
@@ -190,19 +256,24 @@ fn object_slot<'v>(at: &'v mut Value, key: &str) -> Option<&'v mut Value> {
     Some(at.as_object_mut()?.entry(key).or_insert(Value::Null))
 }
 
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
 struct UsageMetadata {
-    #[serde(default)]
     prompt_token_count: u64,
-    #[serde(default)]
     candidates_token_count: u64,
-    #[serde(default)]
     thoughts_token_count: u64,
-    #[serde(default)]
     total_token_count: u64,
-    #[serde(default)]
     cached_content_token_count: Option<u64>,
+}
+
+impl UsageMetadata {
+    fn read(f: Fields<'_, '_>) -> Read<Self> {
+        Ok(UsageMetadata {
+            prompt_token_count: f.u64("promptTokenCount")?.unwrap_or_default(),
+            candidates_token_count: f.u64("candidatesTokenCount")?.unwrap_or_default(),
+            thoughts_token_count: f.u64("thoughtsTokenCount")?.unwrap_or_default(),
+            total_token_count: f.u64("totalTokenCount")?.unwrap_or_default(),
+            cached_content_token_count: f.u64("cachedContentTokenCount")?,
+        })
+    }
 }
 
 impl From<UsageMetadata> for Usage {
@@ -236,8 +307,14 @@ impl Adapter for GeminiStream {
             return;
         }
         for_each_event(p, n, |p, n| {
-            if let Some(e) = parse::<GeminiEvent<'_>>(&p, n) {
+            // Read whole first: an event of another shape is one error document.
+            let read = fields::parse(p.text).and_then(|tree| {
+                let e = Fields::of(&tree, "the event").and_then(GeminiEvent::read)?;
                 self.event(e, &p, n);
+                Ok(())
+            });
+            if let Err(e) = read {
+                n.apply(Event::Error(json_error(&e, &p)));
             }
         });
     }
@@ -280,7 +357,7 @@ impl GeminiStream {
             }));
         }
         for c in e.candidates.into_iter().filter(|c| c.index == 0) {
-            for part in c.content.map(|c| c.parts).unwrap_or_default() {
+            for part in c.parts {
                 self.part(part, n);
             }
             if let Some(reason) = c.finish_reason {
@@ -302,7 +379,7 @@ impl GeminiStream {
     fn part(&mut self, part: Part<'_>, n: &mut dyn Sink) {
         if part.thought {
             if let Some(text) = part.text.filter(|t| !t.is_empty()) {
-                n.apply(Event::Thinking(text));
+                n.apply(Event::Thinking(Cow::Borrowed(text)));
             }
             if part.thought_signature.is_some() {
                 n.apply(Event::ThinkingEnd {
@@ -320,14 +397,14 @@ impl GeminiStream {
             });
         }
         if let Some(text) = part.text.filter(|t| !t.is_empty()) {
-            n.apply(Event::Text(text));
+            n.apply(Event::Text(Cow::Borrowed(text)));
         }
         if let Some(call) = part.function_call {
             self.function_call(call, n);
         }
     }
 
-    fn function_call(&mut self, call: FunctionCall, n: &mut dyn Sink) {
+    fn function_call(&mut self, call: FunctionCall<'_>, n: &mut dyn Sink) {
         let streamed = call.will_continue || call.partial_args.is_some();
         if self.open_call.is_some() && call.name.is_none() {
             // The open call goes on.
@@ -382,7 +459,71 @@ impl GeminiStream {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{DocumentType, Meta};
+    use crate::{DocStream, Format, Options};
     use serde_json::json;
+
+    /// The error details and the texts of `lines` read as a Gemini stream.
+    fn read(lines: &[Value]) -> (Vec<String>, Vec<String>) {
+        let mut s = DocStream::new(Options {
+            format: Some(Format::GeminiStream),
+            ..Options::default()
+        });
+        for line in lines {
+            s.push_str(&format!("{line}\n")).unwrap();
+        }
+        s.finish().unwrap();
+        let c = s.conversation();
+        let errors = c
+            .documents()
+            .filter_map(|d| match &d.meta {
+                Meta::Error(e) => Some(e.details.clone()),
+                _ => None,
+            })
+            .collect();
+        let texts = c
+            .documents()
+            .filter(|d| d.doc_type() == DocumentType::Text)
+            .map(|d| d.text().to_owned())
+            .collect();
+        (errors, texts)
+    }
+
+    /// An event whose field has another type than Gemini's is one error document naming
+    /// the field, where the event was; the events around it are read as before.
+    #[test]
+    fn an_event_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
+        let text = |t: Value| json!({"candidates": [{"content": {"parts": [{"text": t}]}}]});
+        let (errors, texts) = read(&[
+            text(json!("Before.")),
+            text(json!(5)),
+            json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "f",
+                "partialArgs": [{"jsonPath": "$.a", "numberValue": "1"}]}}]}}]}),
+            json!({"usageMetadata": {"promptTokenCount": -1}}),
+            json!({"response": {"candidates": [{"index": "0"}]}}),
+            text(json!(" After.")),
+            json!({"candidates": [{"finishReason": "STOP"}]}),
+        ]);
+        assert_eq!(errors.len(), 4, "{errors:?}");
+        for (error, (line, says)) in errors.iter().zip([
+            (2, "field `text` should be a string, found a number"),
+            (3, "field `numberValue` should be a number, found a string"),
+            (
+                4,
+                "field `promptTokenCount` should be a non-negative integer, found a number",
+            ),
+            (
+                5,
+                "field `index` should be a non-negative integer, found a string",
+            ),
+        ]) {
+            assert!(
+                error.contains(&format!("line {line}")) && error.contains(says),
+                "{error}"
+            );
+        }
+        assert_eq!(texts.concat(), "Before. After.");
+    }
 
     #[test]
     fn json_paths_make_what_they_name() {

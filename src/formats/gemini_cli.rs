@@ -12,10 +12,12 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use serde::Deserialize;
+use serde::de::Error as _;
 use serde_json::{Value, json};
+use serde_json_borrow::Value as Tree;
 
-use super::{Adapter, Payload, parse};
+use super::fields::{self, Fields};
+use super::{Adapter, Payload, json_error};
 use crate::error::codes;
 use crate::model::{CallStatus, Usage};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome};
@@ -34,77 +36,120 @@ pub(super) const TOOLS: ToolNames = &[
     ("write_todos", ToolKind::Todo),
 ];
 
+type Read<T> = Result<T, serde_json::Error>;
+
 /// One event, or the `json` format's object (which has no `type`), flat.
-#[derive(Deserialize)]
-struct Line<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
-    #[serde(default)]
+struct Line<'v, 'a> {
+    kind: Option<&'v str>,
     timestamp: Option<String>,
-    #[serde(default)]
     session_id: Option<String>,
-    #[serde(default)]
     model: Option<String>,
-    #[serde(default)]
-    role: Option<String>,
-    #[serde(borrow, default)]
-    content: Option<Cow<'a, str>>,
-    #[serde(default)]
+    role: Option<&'v str>,
+    content: Option<&'v str>,
     delta: Option<bool>,
-    #[serde(default)]
     tool_name: Option<String>,
-    #[serde(default)]
     tool_id: Option<String>,
-    #[serde(default)]
     parameters: Option<Value>,
-    #[serde(default)]
-    status: Option<String>,
-    #[serde(default)]
+    status: Option<&'v str>,
     output: Option<String>,
-    #[serde(default)]
     error: Option<JsonError>,
-    #[serde(default)]
-    severity: Option<String>,
-    #[serde(default)]
+    severity: Option<&'v str>,
     message: Option<String>,
-    #[serde(default)]
-    stats: Option<Stats>,
+    stats: Option<Stats<'v, 'a>>,
     /// The `json` format.
-    #[serde(borrow, default)]
-    response: Option<Cow<'a, str>>,
-    #[serde(default)]
-    warnings: Option<Vec<String>>,
+    response: Option<&'v str>,
+    warnings: Option<Vec<&'v str>>,
+}
+
+impl<'v, 'a> Line<'v, 'a> {
+    fn read(f: Fields<'v, 'a>) -> Read<Self> {
+        Ok(Line {
+            kind: f.str("type")?,
+            timestamp: f.string("timestamp")?,
+            session_id: f.string("session_id")?,
+            model: f.string("model")?,
+            role: f.str("role")?,
+            content: f.str("content")?,
+            delta: f.bool("delta")?,
+            tool_name: f.string("tool_name")?,
+            tool_id: f.string("tool_id")?,
+            parameters: f.value("parameters"),
+            status: f.str("status")?,
+            output: f.string("output")?,
+            error: f.object("error")?.map(JsonError::read).transpose()?,
+            severity: f.str("severity")?,
+            message: f.string("message")?,
+            stats: f.object("stats")?.map(Stats::read).transpose()?,
+            response: f.str("response")?,
+            warnings: match f.array("warnings")? {
+                Some(a) => Some(strings(a, "warnings")?),
+                None => None,
+            },
+        })
+    }
+}
+
+/// The elements of the array field `key`, strings (`fields::each` reads objects).
+fn strings<'v>(items: &'v [Tree<'_>], key: &str) -> Read<Vec<&'v str>> {
+    items
+        .iter()
+        .map(|v| match v {
+            Tree::Str(s) => Ok(s.as_ref()),
+            other => Err(serde_json::Error::custom(format_args!(
+                "an element of `{key}` should be a string, found {}",
+                match other {
+                    Tree::Null => "null",
+                    Tree::Bool(_) => "a boolean",
+                    Tree::Number(_) => "a number",
+                    Tree::Array(_) => "an array",
+                    _ => "an object",
+                }
+            ))),
+        })
+        .collect()
 }
 
 /// `{type, message, code?}`.
-#[derive(Deserialize)]
 struct JsonError {
-    #[serde(rename = "type", default)]
     kind: Option<String>,
-    #[serde(default)]
     message: Option<String>,
 }
 
+impl JsonError {
+    fn read(f: Fields<'_, '_>) -> Read<Self> {
+        Ok(JsonError {
+            kind: f.string("type")?,
+            message: f.string("message")?,
+        })
+    }
+}
+
 /// The stream's `StreamStats`, or the `json` format's `SessionMetrics`.
-#[derive(Deserialize)]
-struct Stats {
-    #[serde(default)]
+struct Stats<'v, 'a> {
     input_tokens: Option<u64>,
-    #[serde(default)]
     output_tokens: Option<u64>,
-    #[serde(default)]
     total_tokens: Option<u64>,
-    #[serde(default)]
     cached: Option<u64>,
-    #[serde(default)]
     duration_ms: Option<u64>,
     /// `SessionMetrics.models`: per model `{api: {totalLatencyMs}, tokens: {prompt,
     /// candidates, total, cached}}` (the stream's per-model counts are not read).
-    #[serde(default)]
-    models: Option<Value>,
+    models: Option<&'v Tree<'a>>,
 }
 
-impl Stats {
+impl<'v, 'a> Stats<'v, 'a> {
+    fn read(f: Fields<'v, 'a>) -> Read<Self> {
+        Ok(Stats {
+            input_tokens: f.u64("input_tokens")?,
+            output_tokens: f.u64("output_tokens")?,
+            total_tokens: f.u64("total_tokens")?,
+            cached: f.u64("cached")?,
+            duration_ms: f.u64("duration_ms")?,
+            models: f.get("models"),
+        })
+    }
+}
+
+impl Stats<'_, '_> {
     /// The token counts; none when they are all zero (a run that failed before it
     /// started).
     fn usage(&self) -> Option<Usage> {
@@ -121,11 +166,11 @@ impl Stats {
                 cache_write_tokens: None,
             });
         }
-        let models = self.models.as_ref()?.as_object()?;
+        let models = self.models?.as_object()?;
         let count = |key: &str| -> u64 {
             models
                 .values()
-                .filter_map(|m| m.get("tokens")?.get(key)?.as_u64())
+                .filter_map(|m| m.get("tokens").get(key).as_u64())
                 .sum()
         };
         let (prompt, candidates, thoughts) =
@@ -143,10 +188,10 @@ impl Stats {
 
     /// The API time of `SessionMetrics`, summed over models.
     fn api_ms(&self) -> Option<u64> {
-        let models = self.models.as_ref()?.as_object()?;
+        let models = self.models?.as_object()?;
         let ms: Vec<u64> = models
             .values()
-            .filter_map(|m| m.get("api")?.get("totalLatencyMs")?.as_u64())
+            .filter_map(|m| m.get("api").get("totalLatencyMs").as_u64())
             .collect();
         (!ms.is_empty()).then(|| ms.iter().sum())
     }
@@ -165,14 +210,19 @@ pub(in crate::formats) struct GeminiCli {
 
 impl Adapter for GeminiCli {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
-        let Some(line) = parse::<Line<'_>>(&p, n) else {
-            return;
+        let tree = match fields::parse(p.text) {
+            Ok(tree) => tree,
+            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
         };
-        let kind = line.kind.clone();
-        if kind.as_deref() != Some("message") {
+        let line = match Fields::of(&tree, "the line").and_then(Line::read) {
+            Ok(line) => line,
+            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        };
+        let kind = line.kind;
+        if kind != Some("message") {
             self.streamed.clear();
         }
-        match kind.as_deref() {
+        match kind {
             Some("init") => n.apply(Event::Session(SessionInfo {
                 conversation_id: line.session_id,
                 model: line.model,
@@ -183,7 +233,7 @@ impl Adapter for GeminiCli {
             Some("tool_use") => self.tool_use(line, n),
             Some("tool_result") => self.tool_result(line, n),
             Some("error") => {
-                let warning = line.severity.as_deref() == Some("warning");
+                let warning = line.severity == Some("warning");
                 let message = line
                     .message
                     .unwrap_or_else(|| "Gemini CLI reported an error.".to_owned());
@@ -214,26 +264,26 @@ fn agent_error(message: &str, warning: bool) -> ErrorInfo {
 }
 
 impl GeminiCli {
-    fn message(&mut self, line: Line<'_>, n: &mut dyn Sink) {
+    fn message(&mut self, line: Line<'_, '_>, n: &mut dyn Sink) {
         let text = line.content.unwrap_or_default();
-        match line.role.as_deref() {
+        match line.role {
             Some("user") => {
                 self.streamed.clear();
                 n.apply(Event::UserPrompt {
-                    text,
+                    text: Cow::Borrowed(text),
                     attachments: Vec::new(),
                 });
             }
             Some("assistant") => {
                 if line.delta == Some(true) {
-                    self.streamed.push_str(&text);
+                    self.streamed.push_str(text);
                     if !text.is_empty() {
-                        n.apply(Event::Text(text));
+                        n.apply(Event::Text(Cow::Borrowed(text)));
                     }
                 } else {
                     // A whole message: what the deltas did not already give.
                     let streamed = std::mem::take(&mut self.streamed);
-                    let new = text.strip_prefix(streamed.as_str()).unwrap_or(&text);
+                    let new = text.strip_prefix(streamed.as_str()).unwrap_or(text);
                     if !new.is_empty() {
                         n.apply(Event::Text(Cow::Owned(new.to_owned())));
                     }
@@ -243,7 +293,7 @@ impl GeminiCli {
         }
     }
 
-    fn tool_use(&mut self, line: Line<'_>, n: &mut dyn Sink) {
+    fn tool_use(&mut self, line: Line<'_, '_>, n: &mut dyn Sink) {
         let call_id = line.tool_id.unwrap_or_default();
         let name = line.tool_name.unwrap_or_else(|| "tool".to_owned());
         self.tools.insert(call_id.clone(), name.clone());
@@ -261,9 +311,9 @@ impl GeminiCli {
         });
     }
 
-    fn tool_result(&mut self, line: Line<'_>, n: &mut dyn Sink) {
+    fn tool_result(&mut self, line: Line<'_, '_>, n: &mut dyn Sink) {
         let call_id = line.tool_id.unwrap_or_default();
-        let mut failed = line.status.as_deref() == Some("error") || line.error.is_some();
+        let mut failed = line.status == Some("error") || line.error.is_some();
         let shell = self.tools.get(&call_id).map(String::as_str) == Some("run_shell_command");
         let data = match (line.error, line.output) {
             (Some(e), _) => Value::from(
@@ -301,7 +351,7 @@ impl GeminiCli {
 }
 
 /// `result`: usage, time, and the end of the response.
-fn result(line: Line<'_>, n: &mut dyn Sink) {
+fn result(line: Line<'_, '_>, n: &mut dyn Sink) {
     if let Some(stats) = &line.stats {
         n.apply(Event::ResponseMeta {
             // A run that fails reports 0.
@@ -314,7 +364,7 @@ fn result(line: Line<'_>, n: &mut dyn Sink) {
             n.apply(Event::Usage(u));
         }
     }
-    let failed = line.status.as_deref() == Some("error") || line.error.is_some();
+    let failed = line.status == Some("error") || line.error.is_some();
     let error = failed.then(|| {
         let message = line
             .error
@@ -326,16 +376,16 @@ fn result(line: Line<'_>, n: &mut dyn Sink) {
 }
 
 /// The `json` format's one object: the response text, warnings, usage, an error.
-fn whole(line: Line<'_>, n: &mut dyn Sink) {
+fn whole(line: Line<'_, '_>, n: &mut dyn Sink) {
     n.apply(Event::Session(SessionInfo {
         conversation_id: line.session_id,
         ..SessionInfo::default()
     }));
     for w in line.warnings.unwrap_or_default() {
-        n.apply(Event::Error(agent_error(&w, true)));
+        n.apply(Event::Error(agent_error(w, true)));
     }
     if let Some(text) = line.response.filter(|t| !t.is_empty()) {
-        n.apply(Event::Text(text));
+        n.apply(Event::Text(Cow::Borrowed(text)));
     }
     if let Some(stats) = &line.stats {
         n.apply(Event::ResponseMeta {
@@ -365,4 +415,86 @@ fn whole(line: Line<'_>, n: &mut dyn Sink) {
         }
     });
     n.apply(Event::Done { error });
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::model::{DocumentType, Meta};
+    use crate::{DocStream, Format, Options};
+    use serde_json::{Value, json};
+
+    /// The error details and the texts of `lines` read as Gemini CLI's output.
+    fn read(format: Format, lines: &[Value]) -> (Vec<String>, Vec<String>) {
+        let mut s = DocStream::new(Options {
+            format: Some(format),
+            ..Options::default()
+        });
+        for line in lines {
+            s.push_str(&format!("{line}\n")).unwrap();
+        }
+        s.finish().unwrap();
+        let c = s.conversation();
+        let errors = c
+            .documents()
+            .filter_map(|d| match &d.meta {
+                Meta::Error(e) => Some(e.details.clone()),
+                _ => None,
+            })
+            .collect();
+        let texts = c
+            .documents()
+            .filter(|d| d.doc_type() == DocumentType::Text)
+            .map(|d| d.text().to_owned())
+            .collect();
+        (errors, texts)
+    }
+
+    /// A line whose field has another type than Gemini CLI's is one error document
+    /// naming the field, where the line was; the lines around it are read as before.
+    #[test]
+    fn a_line_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
+        let msg = |content: Value| json!({"type": "message", "role": "assistant", "content": content, "delta": true});
+        let (errors, texts) = read(
+            Format::GeminiCliStreamJson,
+            &[
+                json!({"type": "init", "session_id": "s", "model": "m"}),
+                msg(json!("Before.")),
+                msg(json!(["x"])),
+                json!({"type": "tool_result", "tool_id": "1", "error": "failed"}),
+                json!({"type": "result", "status": "success", "stats": {"duration_ms": "5"}}),
+                msg(json!(" After.")),
+                json!({"type": "result", "status": "success"}),
+            ],
+        );
+        assert_eq!(errors.len(), 3, "{errors:?}");
+        for (error, (line, says)) in errors.iter().zip([
+            (3, "field `content` should be a string, found an array"),
+            (4, "field `error` should be an object, found a string"),
+            (
+                5,
+                "field `duration_ms` should be a non-negative integer, found a string",
+            ),
+        ]) {
+            assert!(
+                error.contains(&format!("line {line}")) && error.contains(says),
+                "{error}"
+            );
+        }
+        assert_eq!(texts.concat(), "Before. After.");
+    }
+
+    #[test]
+    fn a_warning_of_another_type_in_the_json_output_is_an_error_naming_it() {
+        let (errors, _) = read(
+            Format::GeminiCliJson,
+            &[json!({"session_id": "s", "response": "Hi.", "warnings": ["w", 3]})],
+        );
+        // The object, unread, is an error; then the response it would have ended is cut.
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert!(
+            errors[0].contains("an element of `warnings` should be a string, found a number"),
+            "{}",
+            errors[0]
+        );
+    }
 }

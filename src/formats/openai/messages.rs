@@ -7,33 +7,46 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
 use serde_json::Value;
+use serde_json_borrow::Value as Tree;
 
 use super::WireUsage;
 use crate::formats::common::{end_open_response, iso8601, tool_input};
-use crate::formats::{Adapter, Payload, parse};
+use crate::formats::fields::{self, Fields, each};
+use crate::formats::{Adapter, Payload, json_error};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{Event, SessionInfo, Sink, ToolOutcome};
 
-#[derive(Deserialize, Default)]
-struct Message<'a> {
-    #[serde(borrow, default)]
-    role: Cow<'a, str>,
-    #[serde(default)]
+type Read<T> = Result<T, serde_json::Error>;
+
+struct Message<'v> {
+    role: &'v str,
     content: Option<Value>,
-    #[serde(borrow, default)]
-    reasoning_content: Option<Cow<'a, str>>,
-    #[serde(default)]
-    reasoning: Option<Value>,
-    #[serde(default)]
+    reasoning_content: Option<&'v str>,
+    /// `reasoning`: text in some servers' messages, an object in others' (not read).
+    reasoning: Option<&'v str>,
     refusal: Option<String>,
-    #[serde(default)]
-    tool_calls: Option<Vec<ToolCall>>,
-    #[serde(default)]
+    tool_calls: Vec<ToolCall>,
     function_call: Option<Function>,
-    #[serde(default)]
     tool_call_id: Option<String>,
+}
+
+impl<'v> Message<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Message {
+            role: f.str("role")?.unwrap_or_default(),
+            content: f.value("content"),
+            reasoning_content: f.str("reasoning_content")?,
+            reasoning: f.get("reasoning").and_then(Tree::as_str),
+            refusal: f.string("refusal")?,
+            tool_calls: match f.array("tool_calls")? {
+                Some(a) => each(a, "tool_calls", ToolCall::read)?,
+                None => Vec::new(),
+            },
+            function_call: f.object("function_call")?.map(Function::read).transpose()?,
+            tool_call_id: f.string("tool_call_id")?,
+        })
+    }
 }
 
 /// How many legacy `function_call`s a history has had: the latest one's id.
@@ -51,45 +64,95 @@ impl Legacy {
     }
 }
 
-#[derive(Deserialize)]
 struct ToolCall {
-    #[serde(default)]
     id: Option<String>,
-    #[serde(default)]
     function: Option<Function>,
 }
 
-#[derive(Deserialize)]
+impl ToolCall {
+    fn read(f: Fields<'_, '_>) -> Read<Self> {
+        Ok(ToolCall {
+            id: f.string("id")?,
+            function: f.object("function")?.map(Function::read).transpose()?,
+        })
+    }
+}
+
 struct Function {
-    #[serde(default)]
     name: Option<String>,
-    #[serde(default)]
     arguments: Option<Value>,
 }
 
+impl Function {
+    fn read(f: Fields<'_, '_>) -> Read<Self> {
+        Ok(Function {
+            name: f.string("name")?,
+            arguments: f.value("arguments"),
+        })
+    }
+}
+
 /// A request (`messages`), or a `chat.completion` (`choices`).
-#[derive(Deserialize)]
-struct Top<'a> {
-    #[serde(borrow, default)]
-    messages: Option<Vec<Message<'a>>>,
-    #[serde(borrow, default)]
-    choices: Option<Vec<Choice<'a>>>,
-    #[serde(default)]
+struct Top<'v> {
+    messages: Option<Vec<Message<'v>>>,
+    choices: Option<Vec<Choice<'v>>>,
     id: Option<String>,
-    #[serde(default)]
     model: Option<String>,
-    #[serde(default)]
     created: Option<u64>,
-    #[serde(default)]
     usage: Option<WireUsage>,
 }
 
-#[derive(Deserialize)]
-struct Choice<'a> {
-    #[serde(borrow, default)]
-    message: Option<Message<'a>>,
-    #[serde(default)]
+impl<'v> Top<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Top {
+            messages: match f.array("messages")? {
+                Some(a) => Some(each(a, "messages", Message::read)?),
+                None => None,
+            },
+            choices: match f.array("choices")? {
+                Some(a) => Some(each(a, "choices", Choice::read)?),
+                None => None,
+            },
+            id: f.string("id")?,
+            model: f.string("model")?,
+            created: f.u64("created")?,
+            usage: f.object("usage")?.map(WireUsage::read).transpose()?,
+        })
+    }
+}
+
+struct Choice<'v> {
+    message: Option<Message<'v>>,
     finish_reason: Option<String>,
+}
+
+impl<'v> Choice<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Choice {
+            message: f.object("message")?.map(Message::read).transpose()?,
+            finish_reason: f.string("finish_reason")?,
+        })
+    }
+}
+
+/// A history (a JSON array of messages) or a request or completion.
+enum Payloaded<'v> {
+    History(Vec<Message<'v>>),
+    Top(Top<'v>),
+}
+
+fn read<'v>(tree: &'v Tree<'_>) -> Read<Payloaded<'v>> {
+    match tree {
+        Tree::Array(list) => Ok(Payloaded::History(each(
+            list,
+            "the history",
+            Message::read,
+        )?)),
+        other => Ok(Payloaded::Top(Top::read(Fields::of(
+            other,
+            "the payload",
+        )?)?)),
+    }
 }
 
 /// The adapter (no state: each payload is a whole history).
@@ -98,14 +161,14 @@ pub(in crate::formats) struct Messages;
 
 impl Adapter for Messages {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
-        if p.text.trim_start().starts_with('[') {
-            if let Some(list) = parse::<Vec<Message<'_>>>(&p, n) {
-                history(list, &p, n);
-            }
-            return;
-        }
-        let Some(top) = parse::<Top<'_>>(&p, n) else {
-            return;
+        let tree = match fields::parse(p.text) {
+            Ok(tree) => tree,
+            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        };
+        let top = match read(&tree) {
+            Ok(Payloaded::History(list)) => return history(list, &p, n),
+            Ok(Payloaded::Top(top)) => top,
+            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
         };
         if let Some(list) = top.messages {
             n.apply(Event::Session(SessionInfo {
@@ -146,7 +209,7 @@ impl Adapter for Messages {
 fn history(list: Vec<Message<'_>>, p: &Payload<'_>, n: &mut dyn Sink) {
     let mut legacy = Legacy::default();
     for m in list {
-        match m.role.as_ref() {
+        match m.role {
             "user" => user(m, n),
             "assistant" => assistant(m, p, n, &mut legacy),
             role @ ("tool" | "function") => n.apply(Event::ToolEnd {
@@ -217,14 +280,9 @@ fn user(m: Message<'_>, n: &mut dyn Sink) {
 }
 
 fn assistant(m: Message<'_>, p: &Payload<'_>, n: &mut dyn Sink, legacy: &mut Legacy) {
-    let reasoning = m.reasoning_content.or_else(|| {
-        m.reasoning
-            .as_ref()?
-            .as_str()
-            .map(|s| Cow::Owned(s.to_owned()))
-    });
+    let reasoning = m.reasoning_content.or(m.reasoning);
     if let Some(text) = reasoning.filter(|t| !t.is_empty()) {
-        n.apply(Event::Thinking(text));
+        n.apply(Event::Thinking(Cow::Borrowed(text)));
         n.apply(Event::ThinkingEnd {
             signature: None,
             redacted: false,
@@ -237,7 +295,7 @@ fn assistant(m: Message<'_>, p: &Payload<'_>, n: &mut dyn Sink, legacy: &mut Leg
     if let Some(refusal) = m.refusal.filter(|r| !r.is_empty()) {
         n.apply(Event::Text(Cow::Owned(refusal)));
     }
-    let calls = m.tool_calls.unwrap_or_default().into_iter().enumerate();
+    let calls = m.tool_calls.into_iter().enumerate();
     let calls = calls.map(|(i, c)| (c.id.unwrap_or_else(|| format!("call_{i}")), c.function));
     let legacy = m.function_call.map(|f| (legacy.next(), Some(f)));
     for (call_id, function) in calls.chain(legacy) {

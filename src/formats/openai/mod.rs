@@ -7,27 +7,30 @@ mod stream;
 pub(super) use messages::Messages;
 pub(super) use stream::Stream;
 
-use serde::Deserialize;
-
+use crate::formats::fields::Fields;
 use crate::model::Usage;
 
 /// Token counts as OpenAI spells them.
-#[derive(Deserialize, Default)]
+#[derive(Default)]
 struct WireUsage {
-    #[serde(default)]
     prompt_tokens: u64,
-    #[serde(default)]
     completion_tokens: u64,
-    #[serde(default)]
     total_tokens: u64,
-    #[serde(default)]
-    prompt_tokens_details: Option<PromptDetails>,
+    cached_tokens: Option<u64>,
 }
 
-#[derive(Deserialize, Default)]
-struct PromptDetails {
-    #[serde(default)]
-    cached_tokens: Option<u64>,
+impl WireUsage {
+    fn read(f: Fields<'_, '_>) -> Result<WireUsage, serde_json::Error> {
+        Ok(WireUsage {
+            prompt_tokens: f.u64("prompt_tokens")?.unwrap_or_default(),
+            completion_tokens: f.u64("completion_tokens")?.unwrap_or_default(),
+            total_tokens: f.u64("total_tokens")?.unwrap_or_default(),
+            cached_tokens: match f.object("prompt_tokens_details")? {
+                Some(d) => d.u64("cached_tokens")?,
+                None => None,
+            },
+        })
+    }
 }
 
 impl From<WireUsage> for Usage {
@@ -36,7 +39,7 @@ impl From<WireUsage> for Usage {
             prompt_tokens: u.prompt_tokens,
             completion_tokens: u.completion_tokens,
             total_tokens: u.total_tokens,
-            cache_read_tokens: u.prompt_tokens_details.and_then(|d| d.cached_tokens),
+            cache_read_tokens: u.cached_tokens,
             cache_write_tokens: None,
         }
     }

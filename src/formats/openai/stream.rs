@@ -9,74 +9,116 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::WireUsage;
 use crate::formats::common::{is_done_sentinel, iso8601, provider_error, tool_input};
-use crate::formats::{Adapter, Location, Payload, parse};
+use crate::formats::fields::{self, Fields, each};
+use crate::formats::{Adapter, Location, Payload, json_error};
 use crate::normalize::{Event, SessionInfo, Sink};
 
-#[derive(Deserialize)]
-struct Chunk<'a> {
-    #[serde(default)]
+type Read<T> = Result<T, serde_json::Error>;
+
+struct Chunk<'v> {
     id: Option<String>,
-    #[serde(default)]
     model: Option<String>,
-    #[serde(default)]
     created: Option<u64>,
-    #[serde(borrow, default)]
-    choices: Option<Vec<Choice<'a>>>,
-    #[serde(default)]
+    choices: Vec<Choice<'v>>,
     usage: Option<WireUsage>,
-    #[serde(default)]
     error: Option<Value>,
 }
 
-#[derive(Deserialize)]
-struct Choice<'a> {
-    #[serde(default)]
+impl<'v> Chunk<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Chunk {
+            id: f.string("id")?,
+            model: f.string("model")?,
+            created: f.u64("created")?,
+            choices: match f.array("choices")? {
+                Some(a) => each(a, "choices", Choice::read)?,
+                None => Vec::new(),
+            },
+            usage: f.object("usage")?.map(WireUsage::read).transpose()?,
+            error: f.value("error"),
+        })
+    }
+}
+
+struct Choice<'v> {
     index: u64,
-    #[serde(borrow, default)]
-    delta: Option<Delta<'a>>,
-    #[serde(default)]
+    delta: Option<Delta<'v>>,
     finish_reason: Option<String>,
 }
 
-#[derive(Deserialize)]
-struct Delta<'a> {
-    #[serde(borrow, default)]
-    content: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    reasoning_content: Option<Cow<'a, str>>,
-    #[serde(default)]
-    reasoning: Option<Value>,
-    #[serde(borrow, default)]
-    refusal: Option<Cow<'a, str>>,
-    #[serde(default)]
-    tool_calls: Option<Vec<Piece<'a>>>,
+impl<'v> Choice<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Choice {
+            index: f.u64("index")?.unwrap_or_default(),
+            delta: f.object("delta")?.map(Delta::read).transpose()?,
+            finish_reason: f.string("finish_reason")?,
+        })
+    }
+}
+
+struct Delta<'v> {
+    content: Option<&'v str>,
+    reasoning_content: Option<&'v str>,
+    /// `reasoning`: text in some servers' chunks, an object in others' (not read).
+    reasoning: Option<&'v str>,
+    refusal: Option<&'v str>,
+    tool_calls: Vec<Piece<'v>>,
     /// The legacy single call (`functions` instead of `tools`).
-    #[serde(borrow, default)]
-    function_call: Option<FunctionPiece<'a>>,
+    function_call: Option<FunctionPiece<'v>>,
+}
+
+impl<'v> Delta<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Delta {
+            content: f.str("content")?,
+            reasoning_content: f.str("reasoning_content")?,
+            reasoning: f.get("reasoning").and_then(|r| r.as_str()),
+            refusal: f.str("refusal")?,
+            tool_calls: match f.array("tool_calls")? {
+                Some(a) => each(a, "tool_calls", Piece::read)?,
+                None => Vec::new(),
+            },
+            function_call: f
+                .object("function_call")?
+                .map(FunctionPiece::read)
+                .transpose()?,
+        })
+    }
 }
 
 /// A piece of a tool call.
-#[derive(Deserialize)]
-struct Piece<'a> {
-    #[serde(default)]
+struct Piece<'v> {
     index: Option<u64>,
-    #[serde(default)]
     id: Option<String>,
-    #[serde(borrow, default)]
-    function: Option<FunctionPiece<'a>>,
+    function: Option<FunctionPiece<'v>>,
 }
 
-#[derive(Deserialize)]
-struct FunctionPiece<'a> {
-    #[serde(default)]
+impl<'v> Piece<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Piece {
+            index: f.u64("index")?,
+            id: f.string("id")?,
+            function: f.object("function")?.map(FunctionPiece::read).transpose()?,
+        })
+    }
+}
+
+struct FunctionPiece<'v> {
     name: Option<String>,
-    #[serde(borrow, default)]
-    arguments: Option<Cow<'a, str>>,
+    arguments: Option<&'v str>,
+}
+
+impl<'v> FunctionPiece<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(FunctionPiece {
+            name: f.string("name")?,
+            arguments: f.str("arguments")?,
+        })
+    }
 }
 
 /// A tool call being accumulated.
@@ -114,8 +156,13 @@ impl Adapter for Stream {
             self.finished = false;
             return;
         }
-        let Some(chunk) = parse::<Chunk<'_>>(&p, n) else {
-            return;
+        let tree = match fields::parse(p.text) {
+            Ok(tree) => tree,
+            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        };
+        let chunk = match Fields::of(&tree, "the chunk").and_then(Chunk::read) {
+            Ok(chunk) => chunk,
+            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
         };
         if let Some(error) = &chunk.error {
             self.complete_calls(Some(p.at), n);
@@ -143,7 +190,7 @@ impl Adapter for Stream {
 
 impl Stream {
     fn chunk(&mut self, chunk: Chunk<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
-        let choices = chunk.choices.unwrap_or_default();
+        let choices = chunk.choices;
         let new_id = chunk.id.is_some() && chunk.id != self.id;
         if self.open && self.finished && new_id && !choices.is_empty() {
             // A finished response followed by another one.
@@ -183,22 +230,17 @@ impl Stream {
     }
 
     fn delta(&mut self, d: Delta<'_>, n: &mut dyn Sink) {
-        let reasoning = d.reasoning_content.or_else(|| {
-            d.reasoning
-                .as_ref()?
-                .as_str()
-                .map(|s| Cow::Owned(s.to_owned()))
-        });
+        let reasoning = d.reasoning_content.or(d.reasoning);
         if let Some(text) = reasoning.filter(|t| !t.is_empty()) {
-            n.apply(Event::Thinking(text));
+            n.apply(Event::Thinking(Cow::Borrowed(text)));
         }
         if let Some(text) = d.content.filter(|t| !t.is_empty()) {
-            n.apply(Event::Text(text));
+            n.apply(Event::Text(Cow::Borrowed(text)));
         }
         if let Some(text) = d.refusal.filter(|t| !t.is_empty()) {
-            n.apply(Event::Text(text));
+            n.apply(Event::Text(Cow::Borrowed(text)));
         }
-        for piece in d.tool_calls.unwrap_or_default() {
+        for piece in d.tool_calls {
             self.piece(piece, n);
         }
         if let Some(function) = d.function_call {
@@ -250,7 +292,7 @@ impl Stream {
                 }
             }
             if let Some(args) = f.arguments {
-                call.arguments.push_str(&args);
+                call.arguments.push_str(args);
             }
         }
         if !call.started && !call.name.is_empty() {
