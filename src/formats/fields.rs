@@ -96,6 +96,11 @@ impl<'v, 'a> Fields<'v, 'a> {
         self.typed(key, "a non-negative integer", Tree::as_u64)
     }
 
+    /// A number field, whole or not.
+    pub(crate) fn f64(self, key: &str) -> Result<Option<f64>, serde_json::Error> {
+        self.typed(key, "a number", Tree::as_f64)
+    }
+
     /// A boolean field.
     pub(crate) fn bool(self, key: &str) -> Result<Option<bool>, serde_json::Error> {
         self.typed(key, "a boolean", Tree::as_bool)
@@ -130,6 +135,20 @@ pub(crate) fn each<'v, 'a, T>(
         .collect()
 }
 
+/// The elements of the array field `key`, which have to be strings.
+pub(crate) fn each_str<'v>(
+    items: &'v [Tree<'_>],
+    key: &str,
+) -> Result<Vec<&'v str>, serde_json::Error> {
+    items
+        .iter()
+        .map(|v| match v {
+            Tree::Str(s) => Ok(s.as_ref()),
+            other => Err(wrong(&format!("an element of `{key}`"), "a string", other)),
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,6 +166,7 @@ mod tests {
                 assert_eq!(f.str("s").unwrap(), Some("a\"b"));
                 assert_eq!(f.i64("n").unwrap(), Some(-3));
                 assert_eq!(f.u64("u").unwrap(), Some(7));
+                assert_eq!(f.f64("n").unwrap(), Some(-3.0));
                 assert_eq!(f.bool("b").unwrap(), Some(true));
                 assert_eq!(f.object("o").unwrap().unwrap().str("k").unwrap(), Some("v"));
                 assert_eq!(f.array("a").unwrap().unwrap().len(), 1);
@@ -177,6 +197,19 @@ mod tests {
             assert_eq!(
                 e.to_string(),
                 "an element of `items` should be an object, found a string"
+            );
+            assert_eq!(each_str(items, "items").unwrap(), ["x"]);
+            let e = each_str(f.array("items").unwrap().unwrap(), "items")
+                .and(each_str(&[Tree::Bool(true)], "tags"));
+            let e = e.unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "an element of `tags` should be a string, found a boolean"
+            );
+            let e = f.f64("items").unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                "field `items` should be a number, found an array"
             );
         });
         let tree = parse("[1]").unwrap();

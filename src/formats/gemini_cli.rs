@@ -12,7 +12,6 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use serde::de::Error as _;
 use serde_json::{Value, json};
 use serde_json_borrow::Value as Tree;
 
@@ -82,31 +81,11 @@ impl<'v, 'a> Line<'v, 'a> {
             stats: f.object("stats")?.map(Stats::read).transpose()?,
             response: f.str("response")?,
             warnings: match f.array("warnings")? {
-                Some(a) => Some(strings(a, "warnings")?),
+                Some(a) => Some(fields::each_str(a, "warnings")?),
                 None => None,
             },
         })
     }
-}
-
-/// The elements of the array field `key`, strings (`fields::each` reads objects).
-fn strings<'v>(items: &'v [Tree<'_>], key: &str) -> Read<Vec<&'v str>> {
-    items
-        .iter()
-        .map(|v| match v {
-            Tree::Str(s) => Ok(s.as_ref()),
-            other => Err(serde_json::Error::custom(format_args!(
-                "an element of `{key}` should be a string, found {}",
-                match other {
-                    Tree::Null => "null",
-                    Tree::Bool(_) => "a boolean",
-                    Tree::Number(_) => "a number",
-                    Tree::Array(_) => "an array",
-                    _ => "an object",
-                }
-            ))),
-        })
-        .collect()
 }
 
 /// `{type, message, code?}`.

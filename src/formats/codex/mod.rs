@@ -141,10 +141,7 @@ fn structured_output(text: &str) -> Option<ShellOutput> {
     let (exit_code, duration_ms) = match f.object("metadata").ok()? {
         Some(m) => (
             m.i64("exit_code").ok()?,
-            match m.get("duration_seconds") {
-                Some(s) => Some(seconds_to_ms(s.as_f64()?)),
-                None => None,
-            },
+            m.f64("duration_seconds").ok()?.map(seconds_to_ms),
         ),
         None => (None, None),
     };
