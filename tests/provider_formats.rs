@@ -286,6 +286,118 @@ fn claude_code_sidechain_lines_are_left_out() {
     assert_eq!(r.documents[0].text(), "done");
 }
 
+fn error_details(c: &Conversation) -> Vec<String> {
+    c.documents()
+        .filter_map(|d| match &d.meta {
+            Meta::Error(e) => Some(e.details.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A Claude Code line whose field has another type than Claude Code's (the formats read
+/// lines by their fields, `src/formats/fields.rs`) is one error document naming the
+/// field, where the line was; the lines around it are read as before. So is an Anthropic
+/// event inside a `stream_event` line.
+#[test]
+fn claude_code_line_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
+    let assistant = |id: &str, text: &str| json!({"type": "assistant", "session_id": "s", "message": {"id": id, "role": "assistant", "content": [{"type": "text", "text": text}]}});
+    let lines = [
+        json!({"type": "system", "subtype": "init", "session_id": "s", "model": "m"}),
+        json!({"type": "user", "session_id": "s", "message": {"role": "user", "content": "Go."}}),
+        assistant("m1", "Before."),
+        json!({"type": "assistant", "session_id": "s", "message": {"id": "m2", "role": "assistant", "content": [{"type": "text", "text": "lost"}], "usage": {"input_tokens": "3"}}}),
+        json!({"type": "user", "session_id": "s", "isSidechain": "no", "message": {"role": "user", "content": "lost"}}),
+        json!({"type": "stream_event", "session_id": "s", "event": {"type": "content_block_delta", "index": "0", "delta": {"type": "text_delta", "text": "lost"}}}),
+        assistant("m3", "After."),
+        json!({"type": "result", "subtype": "success", "session_id": "s", "is_error": false, "result": "After."}),
+    ];
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let c = feed(input.as_bytes(), Some(Format::ClaudeCodeStreamJson), &[]).into_conversation();
+    let errors = error_details(&c);
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    for (error, (line, field, expected)) in errors.iter().zip([
+        (4, "input_tokens", "a non-negative integer, found a string"),
+        (5, "isSidechain", "a boolean, found a string"),
+        (6, "index", "a non-negative integer, found a string"),
+    ]) {
+        assert!(
+            error.contains(&format!("line {line}"))
+                && error.contains(&format!("field `{field}` should be {expected}")),
+            "{error}"
+        );
+    }
+    let texts: Vec<_> = c
+        .documents()
+        .filter(|d| !matches!(d.meta, Meta::Error(_)))
+        .map(|d| d.text().to_owned())
+        .collect();
+    assert!(!texts.iter().any(|t| t.contains("lost")), "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("Before.")), "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("After.")), "{texts:?}");
+    let Some(Turn::Assistant(r)) = c.turns.last() else {
+        panic!("a response")
+    };
+    assert_eq!(r.status, ResponseStatus::Completed);
+}
+
+/// The same for Anthropic's streamed events and a message history's content.
+#[test]
+fn anthropic_event_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
+    let mut events = vec![anthropic_start("msg_1")];
+    events.extend(anthropic_text("Before. "));
+    events.push(json!({"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": 5}}));
+    events.push(json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": ["lost"]}}));
+    events.extend(anthropic_text("After."));
+    events.push(json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": -1}}));
+    events.push(json!({"type": "message_stop"}));
+    let c = feed(sse(&events).as_bytes(), None, &[]).into_conversation();
+    let errors = error_details(&c);
+    assert_eq!(errors.len(), 3, "{errors:?}");
+    for (error, (line, expected)) in errors.iter().zip([
+        (10, "field `text` should be a string, found a number"),
+        (12, "field `text` should be a string, found an array"),
+        (
+            20,
+            "field `output_tokens` should be a non-negative integer, found a number",
+        ),
+    ]) {
+        assert!(
+            error.contains(&format!("line {line}")) && error.contains(expected),
+            "{error}"
+        );
+    }
+    let Turn::Assistant(r) = &c.turns[0] else {
+        panic!("a response")
+    };
+    assert_eq!(r.status, ResponseStatus::Completed);
+    let texts: Vec<_> = r.documents.iter().map(|d| d.text().to_owned()).collect();
+    assert!(texts.contains(&"Before. After.".to_owned()), "{texts:?}");
+
+    let history = json!([
+        {"role": "user", "content": "Hi."},
+        {"role": "assistant", "content": [{"type": "text", "text": "Hello."}]},
+        {"role": "user", "content": 7},
+        {"role": "assistant", "content": [{"type": "text", "text": "Bye."}]},
+    ]);
+    let s = feed(
+        history.to_string().as_bytes(),
+        Some(Format::AnthropicMessages),
+        &[],
+    );
+    let c = s.into_conversation();
+    let errors = error_details(&c);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(
+        errors[0].contains("field `content` should be a string or an array, found a number"),
+        "{}",
+        errors[0]
+    );
+    let texts: Vec<_> = c.documents().map(|d| d.text().to_owned()).collect();
+    assert!(texts.iter().any(|t| t.contains("Hello.")), "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("Bye.")), "{texts:?}");
+}
+
 /// Mutated fixtures never panic, with each of these formats named (the core's test
 /// mutates them with detection).
 #[test]

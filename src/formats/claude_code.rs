@@ -21,15 +21,15 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
-use serde::Deserialize;
 use serde_json::Value;
-use serde_json::value::RawValue;
+use serde_json_borrow::Value as Tree;
 
-use super::anthropic::blocks::{Block, Content, Message, Role, apply_content};
+use super::anthropic::blocks::{Block, Content, Message, Read, Role, apply_content};
 use super::anthropic::stream::Stream;
 use super::common::end_open_response;
 use super::cursor_cli::WireUsage;
-use super::{Adapter, Payload, json_error, parse};
+use super::fields::{self, Fields};
+use super::{Adapter, Payload, json_error};
 use crate::error::codes;
 use crate::model::Usage;
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, kind_in};
@@ -55,57 +55,68 @@ pub(super) const TOOLS: ToolNames = &[
 ];
 
 /// One line, flat; the stream's snake_case and the transcript's camelCase both read.
-#[derive(Deserialize)]
-struct Line<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Cow<'a, str>,
-    #[serde(borrow, default)]
-    subtype: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    message: Option<Message<'a>>,
-    #[serde(default, alias = "sessionId")]
+struct Line<'v> {
+    kind: &'v str,
+    subtype: Option<&'v str>,
+    message: Option<Message<'v>>,
     session_id: Option<String>,
-    #[serde(default)]
     model: Option<String>,
-    #[serde(default)]
     cwd: Option<String>,
-    #[serde(default)]
     timestamp: Option<String>,
-    #[serde(default, alias = "toolUseResult")]
     tool_use_result: Option<Value>,
-    #[serde(default, rename = "isSidechain")]
     is_sidechain: bool,
     /// The line's own id (saved transcripts).
-    #[serde(default)]
     uuid: Option<String>,
     /// The id of the line this one follows (saved transcripts).
-    #[serde(default, rename = "parentUuid")]
     parent_uuid: Option<String>,
-    #[serde(borrow, default)]
-    event: Option<&'a RawValue>,
-    #[serde(default)]
-    result: Option<Value>,
-    #[serde(default)]
+    /// A `stream_event`'s Anthropic event, read when the line is applied.
+    event: Option<&'v Tree<'v>>,
+    /// The final text of a `result` (other types of `result` have none).
+    result: Option<&'v str>,
     is_error: Option<bool>,
-    #[serde(default)]
     duration_ms: Option<u64>,
-    #[serde(default)]
     duration_api_ms: Option<u64>,
-    #[serde(default, alias = "requestId")]
     request_id: Option<String>,
-    #[serde(default)]
     usage: Option<WireUsage>,
-    #[serde(default)]
-    errors: Option<Value>,
+    /// A failed `result`'s errors (the strings among them are shown).
+    errors: Option<&'v [Tree<'v>]>,
     /// The call whose sub-agent wrote the line (stream-json).
-    #[serde(default)]
     parent_tool_use_id: Option<String>,
     /// The call a `task_notification` is about.
-    #[serde(default)]
     tool_use_id: Option<String>,
     /// How a `task_notification`'s task ended.
-    #[serde(default)]
     status: Option<String>,
+}
+
+impl<'v> Line<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Line {
+            kind: f.str("type")?.unwrap_or_default(),
+            subtype: f.str("subtype")?,
+            message: f.object("message")?.map(Message::read).transpose()?,
+            session_id: f.string("session_id")?.or(f.string("sessionId")?),
+            model: f.string("model")?,
+            cwd: f.string("cwd")?,
+            timestamp: f.string("timestamp")?,
+            tool_use_result: f
+                .value("tool_use_result")
+                .or_else(|| f.value("toolUseResult")),
+            is_sidechain: f.bool("isSidechain")?.unwrap_or_default(),
+            uuid: f.string("uuid")?,
+            parent_uuid: f.string("parentUuid")?,
+            event: f.get("event"),
+            result: f.get("result").and_then(Tree::as_str),
+            is_error: f.bool("is_error")?,
+            duration_ms: f.u64("duration_ms")?,
+            duration_api_ms: f.u64("duration_api_ms")?,
+            request_id: f.string("request_id")?.or(f.string("requestId")?),
+            usage: f.object("usage")?.map(WireUsage::read).transpose()?,
+            errors: f.get("errors").and_then(Tree::as_array),
+            parent_tool_use_id: f.string("parent_tool_use_id")?,
+            tool_use_id: f.string("tool_use_id")?,
+            status: f.string("status")?,
+        })
+    }
 }
 
 /// The adapter's state.
@@ -197,13 +208,13 @@ fn is_empty_command_output(text: &str) -> bool {
 
 /// The text of a plain user message (a sub-agent's prompt).
 fn prompt_of(m: &Message<'_>) -> Option<String> {
-    match Content::parse(m.content).ok()? {
-        Content::Text(t) => Some(t.into_owned()),
+    match Content::read(m.content).ok()? {
+        Content::Text(t) => Some(t.to_owned()),
         Content::Blocks(blocks) => blocks
             .into_iter()
             .find(|b| b.kind == "text")
             .and_then(|b| b.text)
-            .map(Cow::into_owned),
+            .map(str::to_owned),
     }
 }
 
@@ -219,10 +230,15 @@ impl ClaudeCode {
 
 impl Adapter for ClaudeCode {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
-        let Some(mut line) = parse::<Line<'_>>(&p, n) else {
-            return;
+        let tree = match fields::parse(p.text) {
+            Ok(tree) => tree,
+            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
         };
-        if matches!(line.kind.as_ref(), "user" | "assistant") {
+        let mut line = match Fields::of(&tree, "the line").and_then(Line::read) {
+            Ok(line) => line,
+            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        };
+        if matches!(line.kind, "user" | "assistant") {
             let own = *self.sidechain_file.get_or_insert(line.is_sidechain);
             if line.is_sidechain && !own && line.parent_tool_use_id.is_none() {
                 match self.sidechains.owner_of(&line) {
@@ -237,15 +253,15 @@ impl Adapter for ClaudeCode {
                 parent: line.parent_tool_use_id.clone(),
             });
         }
-        match line.kind.as_ref() {
-            "system" if line.subtype.as_deref() == Some("task_notification") => {
+        match line.kind {
+            "system" if line.subtype == Some("task_notification") => {
                 if let Some(parent) = line.tool_use_id {
                     let failed = line.status.as_deref().is_some_and(|s| s != "completed");
                     n.apply(Event::AgentEnd { parent, failed });
                 }
             }
             "system" => {
-                if line.subtype.as_deref() == Some("init") {
+                if line.subtype == Some("init") {
                     // Each run of an appended log starts with its own `init`.
                     n.apply(Event::SessionStart(SessionInfo {
                         conversation_id: line.session_id,
@@ -260,25 +276,23 @@ impl Adapter for ClaudeCode {
                 let Some(m) = line.message else {
                     return n.apply(Event::Unknown);
                 };
-                match Content::parse(m.content) {
+                match Content::read(m.content) {
                     // A local command that printed nothing: nothing to show, not a turn.
-                    Ok(Content::Text(t)) if is_empty_command_output(&t) => {}
+                    Ok(Content::Text(t)) if is_empty_command_output(t) => {}
                     Ok(c) => apply_content(Role::User, c, line.tool_use_result, n),
                     Err(e) => n.apply(Event::Error(json_error(&e, &p))),
                 }
             }
             "stream_event" => {
-                let Some(raw) = line.event else {
+                let Some(event) = line.event else {
                     return n.apply(Event::Unknown);
                 };
                 let stream = self.partial.get_or_insert_with(Stream::nested);
-                stream.event(
-                    Payload {
-                        text: raw.get(),
-                        ..p
-                    },
-                    n,
-                );
+                let read =
+                    Fields::of(event, "field `event`").and_then(|f| stream.read_event(f, &p, n));
+                if let Err(e) = read {
+                    n.apply(Event::Error(json_error(&e, &p)));
+                }
                 if let Some(id) = stream.message_id() {
                     if !self.streamed.contains(id) {
                         self.streamed.insert(id.to_owned());
@@ -317,7 +331,7 @@ impl ClaudeCode {
         }));
         let usage = m.usage.take().map(Usage::from);
         let stop_reason = m.stop_reason.take();
-        match Content::parse(m.content) {
+        match Content::read(m.content) {
             Ok(c) => {
                 // Only a saved session leaves its sub-agents' lines to be claimed.
                 if let (Content::Blocks(blocks), true, false) =
@@ -358,24 +372,20 @@ fn result(line: Line<'_>, n: &mut dyn Sink) {
     if let Some(u) = line.usage {
         n.apply(Event::Usage(u.into()));
     }
-    let text = match line.result {
-        Some(Value::String(s)) => Some(s),
-        _ => None,
-    };
-    let failed =
-        line.is_error == Some(true) || line.subtype.as_deref().is_some_and(|s| s != "success");
+    let text = line.result;
+    let failed = line.is_error == Some(true) || line.subtype.is_some_and(|s| s != "success");
     if failed {
         let message = text
             .filter(|t| !t.is_empty())
+            .map(str::to_owned)
             .or_else(|| {
-                let errors = line.errors.as_ref()?.as_array()?;
-                let texts: Vec<&str> = errors.iter().filter_map(Value::as_str).collect();
+                let texts: Vec<&str> = line.errors?.iter().filter_map(Tree::as_str).collect();
                 (!texts.is_empty()).then(|| texts.join("\n"))
             })
             .unwrap_or_else(|| {
                 format!(
                     "Claude Code reported an error ({}).",
-                    line.subtype.as_deref().unwrap_or("error")
+                    line.subtype.unwrap_or("error")
                 )
             });
         n.apply(Event::Done {
@@ -389,7 +399,7 @@ fn result(line: Line<'_>, n: &mut dyn Sink) {
         return;
     }
     if let Some(text) = text {
-        n.apply(Event::FinalText(Cow::Owned(text)));
+        n.apply(Event::FinalText(Cow::Borrowed(text)));
     }
     n.apply(Event::Done { error: None });
 }

@@ -150,6 +150,39 @@ pub(super) struct WireUsage {
     cache_write: Option<u64>,
 }
 
+impl WireUsage {
+    /// Read by its fields (the formats that read lines as trees, `super::fields`): the
+    /// names and aliases its derive reads, the first of them present.
+    pub(super) fn read(f: super::fields::Fields<'_, '_>) -> Result<WireUsage, serde_json::Error> {
+        let first = |names: &[&str]| -> Result<Option<u64>, serde_json::Error> {
+            for name in names {
+                if let Some(v) = f.u64(name)? {
+                    return Ok(Some(v));
+                }
+            }
+            Ok(None)
+        };
+        Ok(WireUsage {
+            input: first(&["input", "inputTokens", "input_tokens", "promptTokens"])?
+                .unwrap_or_default(),
+            output: first(&[
+                "output",
+                "outputTokens",
+                "output_tokens",
+                "completionTokens",
+            ])?
+            .unwrap_or_default(),
+            total: first(&["total", "totalTokens", "total_tokens"])?,
+            cache_read: first(&["cache_read", "cacheReadTokens", "cache_read_input_tokens"])?,
+            cache_write: first(&[
+                "cache_write",
+                "cacheWriteTokens",
+                "cache_creation_input_tokens",
+            ])?,
+        })
+    }
+}
+
 impl From<WireUsage> for Usage {
     fn from(u: WireUsage) -> Usage {
         Usage {

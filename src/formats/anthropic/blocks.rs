@@ -3,58 +3,72 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
+use serde::de::Error as _;
 use serde_json::Value;
-use serde_json::value::RawValue;
+use serde_json_borrow::Value as Tree;
 
+use crate::formats::fields::{Fields, each};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{Event, Sink, ToolOutcome};
 
+pub(in crate::formats) type Read<T> = Result<T, serde_json::Error>;
+
 /// One content block, flat: every field any block type uses.
-#[derive(Deserialize, Default)]
-pub(in crate::formats) struct Block<'a> {
-    #[serde(rename = "type", borrow, default)]
-    pub kind: Cow<'a, str>,
-    #[serde(borrow, default)]
-    pub text: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    pub thinking: Option<Cow<'a, str>>,
-    #[serde(default)]
+pub(in crate::formats) struct Block<'v> {
+    pub kind: &'v str,
+    pub text: Option<&'v str>,
+    pub thinking: Option<&'v str>,
     pub signature: Option<String>,
-    #[serde(default)]
     pub id: Option<String>,
-    #[serde(default)]
     pub name: Option<String>,
-    #[serde(default)]
     pub input: Option<Value>,
-    #[serde(default)]
     pub tool_use_id: Option<String>,
-    #[serde(default)]
     pub content: Option<Value>,
-    #[serde(default)]
     pub is_error: Option<bool>,
-    #[serde(default)]
     pub title: Option<String>,
 }
 
-/// A message's `content`: a string, or blocks.
-pub(in crate::formats) enum Content<'a> {
-    /// Plain text.
-    Text(Cow<'a, str>),
-    /// Content blocks.
-    Blocks(Vec<Block<'a>>),
+impl<'v> Block<'v> {
+    pub fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Block {
+            kind: f.str("type")?.unwrap_or_default(),
+            text: f.str("text")?,
+            thinking: f.str("thinking")?,
+            signature: f.string("signature")?,
+            id: f.string("id")?,
+            name: f.string("name")?,
+            input: f.value("input"),
+            tool_use_id: f.string("tool_use_id")?,
+            content: f.value("content"),
+            is_error: f.bool("is_error")?,
+            title: f.string("title")?,
+        })
+    }
 }
 
-impl<'a> Content<'a> {
-    /// Reads `content` kept raw (`null` or absent is no content).
-    pub fn parse(raw: Option<&'a RawValue>) -> Result<Content<'a>, serde_json::Error> {
-        let Some(raw) = raw else {
-            return Ok(Content::Blocks(Vec::new()));
-        };
-        match raw.get().trim_start().as_bytes().first() {
-            Some(b'"') => crate::read_json::from_str(raw.get()).map(Content::Text),
-            Some(b'n') => Ok(Content::Blocks(Vec::new())),
-            _ => crate::read_json::from_str(raw.get()).map(Content::Blocks),
+/// A message's `content`: a string, or blocks.
+pub(in crate::formats) enum Content<'v> {
+    /// Plain text.
+    Text(&'v str),
+    /// Content blocks.
+    Blocks(Vec<Block<'v>>),
+}
+
+impl<'v> Content<'v> {
+    /// Reads `content` kept as its tree (`null` or absent is no content).
+    pub fn read(content: Option<&'v Tree<'v>>) -> Read<Content<'v>> {
+        match content {
+            None | Some(Tree::Null) => Ok(Content::Blocks(Vec::new())),
+            Some(Tree::Str(s)) => Ok(Content::Text(s)),
+            Some(Tree::Array(items)) => each(items, "content", Block::read).map(Content::Blocks),
+            Some(other) => Err(serde_json::Error::custom(format_args!(
+                "field `content` should be a string or an array, found {}",
+                match other {
+                    Tree::Object(_) => "an object",
+                    Tree::Bool(_) => "a boolean",
+                    _ => "a number",
+                }
+            ))),
         }
     }
 }
@@ -90,12 +104,12 @@ pub(in crate::formats) fn apply_content(
 ) {
     match (role, content) {
         (Role::User, Content::Text(text)) => n.apply(Event::UserPrompt {
-            text,
+            text: Cow::Borrowed(text),
             attachments: Vec::new(),
         }),
         (Role::Assistant, Content::Text(text)) => {
             if !text.is_empty() {
-                n.apply(Event::Text(text));
+                n.apply(Event::Text(Cow::Borrowed(text)));
             }
         }
         (Role::Assistant, Content::Blocks(blocks)) => {
@@ -108,23 +122,23 @@ pub(in crate::formats) fn apply_content(
 /// The user's blocks: tool results go back to their calls; text, images and documents
 /// make the prompt.
 fn user_blocks(blocks: Vec<Block<'_>>, tool_use_result: Option<Value>, n: &mut dyn Sink) {
-    let results = blocks.iter().filter(|b| is_tool_result(&b.kind)).count();
+    let results = blocks.iter().filter(|b| is_tool_result(b.kind)).count();
     let mut extra = tool_use_result.filter(|v| v.is_object() && results == 1);
     let mut prompt = String::new();
     let mut attachments = Vec::new();
     let mut has_prompt = false;
     for b in blocks {
-        match b.kind.as_ref() {
+        match b.kind {
             "text" => {
                 if has_prompt {
                     prompt.push_str("\n\n");
                 }
-                prompt.push_str(b.text.as_deref().unwrap_or_default());
+                prompt.push_str(b.text.unwrap_or_default());
                 has_prompt = true;
             }
             "image" | "document" => {
                 attachments.push(Attachment {
-                    kind: b.kind.into_owned(),
+                    kind: b.kind.to_owned(),
                     path: b.title,
                     ..Attachment::default()
                 });
@@ -148,10 +162,10 @@ fn is_tool_result(kind: &str) -> bool {
 
 /// One block of the model's output.
 pub(in crate::formats) fn assistant_block(b: Block<'_>, n: &mut dyn Sink) {
-    match b.kind.as_ref() {
+    match b.kind {
         "text" => {
             if let Some(text) = b.text.filter(|t| !t.is_empty()) {
-                n.apply(Event::Text(text));
+                n.apply(Event::Text(Cow::Borrowed(text)));
             }
         }
         "thinking" => {
@@ -161,7 +175,7 @@ pub(in crate::formats) fn assistant_block(b: Block<'_>, n: &mut dyn Sink) {
                 return; // an empty thinking block says nothing
             }
             if !text.is_empty() {
-                n.apply(Event::Thinking(text));
+                n.apply(Event::Thinking(Cow::Borrowed(text)));
             }
             n.apply(Event::ThinkingEnd {
                 signature,
@@ -238,18 +252,27 @@ fn result_data(content: Option<Value>) -> Value {
 
 /// One message: `role` and `content`, and for a response message its `id`, `model`,
 /// `stop_reason` and `usage`.
-#[derive(Deserialize, Default)]
-pub(in crate::formats) struct Message<'a> {
-    #[serde(borrow, default)]
-    pub role: Cow<'a, str>,
-    #[serde(borrow, default)]
-    pub content: Option<&'a RawValue>,
-    #[serde(default)]
+pub(in crate::formats) struct Message<'v> {
+    pub role: &'v str,
+    pub content: Option<&'v Tree<'v>>,
     pub id: Option<String>,
-    #[serde(default)]
     pub model: Option<String>,
-    #[serde(default)]
     pub stop_reason: Option<String>,
-    #[serde(default)]
     pub usage: Option<super::super::cursor_cli::WireUsage>,
+}
+
+impl<'v> Message<'v> {
+    pub fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Message {
+            role: f.str("role")?.unwrap_or_default(),
+            content: f.get("content"),
+            id: f.string("id")?,
+            model: f.string("model")?,
+            stop_reason: f.string("stop_reason")?,
+            usage: f
+                .object("usage")?
+                .map(super::super::cursor_cli::WireUsage::read)
+                .transpose()?,
+        })
+    }
 }

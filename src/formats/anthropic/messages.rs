@@ -2,26 +2,14 @@
 //! `messages` (and `model`, `system` …), or one response message (`"type": "message"`).
 //! A history is complete: its last response ends with the input.
 
-use std::borrow::Cow;
+use serde_json_borrow::Value as Tree;
 
-use serde::Deserialize;
-
-use super::blocks::{Content, Message, Role, apply_content};
+use super::blocks::{Content, Message, Read, Role, apply_content};
 use crate::formats::common::end_open_response;
-use crate::formats::{Adapter, Payload, json_error, parse};
+use crate::formats::fields::{self, Fields, each};
+use crate::formats::{Adapter, Payload, json_error};
 use crate::model::Usage;
 use crate::normalize::{Event, SessionInfo, Sink};
-
-/// A request: the messages and the model they were sent to.
-#[derive(Deserialize)]
-struct Request<'a> {
-    #[serde(borrow, default)]
-    messages: Option<Vec<Message<'a>>>,
-    #[serde(default)]
-    model: Option<String>,
-    #[serde(rename = "type", borrow, default)]
-    kind: Option<Cow<'a, str>>,
-}
 
 /// The adapter (no state: each payload is a whole history).
 #[derive(Default)]
@@ -29,34 +17,47 @@ pub(in crate::formats) struct Messages;
 
 impl Adapter for Messages {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
-        if p.text.trim_start().starts_with('[') {
-            if let Some(list) = parse::<Vec<Message<'_>>>(&p, n) {
-                history(list, &p, n);
-            }
-            return;
+        if let Err(e) = fields::parse(p.text).and_then(|tree| read(&tree, &p, n)) {
+            n.apply(Event::Error(json_error(&e, &p)));
         }
-        let Some(request) = parse::<Request<'_>>(&p, n) else {
-            return;
-        };
-        if let Some(list) = request.messages {
-            n.apply(Event::Session(SessionInfo {
-                model: request.model,
-                ..SessionInfo::default()
-            }));
-            return history(list, &p, n);
-        }
-        if request.kind.as_deref() == Some("message") {
-            if let Some(m) = parse::<Message<'_>>(&p, n) {
-                response(m, &p, n);
-            }
-            return;
-        }
-        n.apply(Event::Unknown);
     }
 
     fn finish(&mut self, n: &mut dyn Sink) {
         end_open_response(n);
     }
+}
+
+/// A payload: a list of messages, a request with `messages` (and the `model` they were
+/// sent to), or a response message. Each is read whole before anything is applied, so a
+/// payload that is not of their shape is one error and nothing else.
+fn read(tree: &Tree<'_>, p: &Payload<'_>, n: &mut dyn Sink) -> Read<()> {
+    if let Tree::Array(items) = tree {
+        let list = items
+            .iter()
+            .map(|m| Fields::of(m, "a message").and_then(Message::read))
+            .collect::<Read<Vec<_>>>()?;
+        history(list, p, n);
+        return Ok(());
+    }
+    let f = Fields::of(tree, "the payload")?;
+    let messages = match f.array("messages")? {
+        Some(items) => Some(each(items, "messages", Message::read)?),
+        None => None,
+    };
+    let model = f.string("model")?;
+    let kind = f.str("type")?;
+    if let Some(list) = messages {
+        n.apply(Event::Session(SessionInfo {
+            model,
+            ..SessionInfo::default()
+        }));
+        history(list, p, n);
+    } else if kind == Some("message") {
+        response(Message::read(f)?, p, n);
+    } else {
+        n.apply(Event::Unknown);
+    }
+    Ok(())
 }
 
 /// Messages in order; the last response ends with them.
@@ -68,11 +69,11 @@ fn history(list: Vec<Message<'_>>, p: &Payload<'_>, n: &mut dyn Sink) {
 }
 
 fn message(m: Message<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
-    let Some(role) = Role::parse(&m.role) else {
+    let Some(role) = Role::parse(m.role) else {
         // `system` and other roles have nothing to show.
         return;
     };
-    match Content::parse(m.content) {
+    match Content::read(m.content) {
         Ok(content) => apply_content(role, content, None, n),
         Err(e) => n.apply(Event::Error(json_error(&e, p))),
     }
@@ -89,7 +90,7 @@ fn response(mut m: Message<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
     let usage = m.usage.take().map(Usage::from);
     message(
         Message {
-            role: Cow::Borrowed("assistant"),
+            role: "assistant",
             ..m
         },
         p,

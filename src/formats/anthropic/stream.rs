@@ -7,58 +7,76 @@
 
 use std::borrow::Cow;
 
-use serde::Deserialize;
 use serde_json::Value;
 
-use super::blocks::{Block, assistant_block};
+use super::blocks::{Block, Read, assistant_block};
 use crate::formats::common::{for_each_event, is_done_sentinel, provider_error, tool_input};
 use crate::formats::cursor_cli::WireUsage;
-use crate::formats::{Adapter, Payload, parse};
+use crate::formats::fields::{self, Fields};
+use crate::formats::{Adapter, Payload, json_error};
 use crate::normalize::{Event, SessionInfo, Sink};
 
-#[derive(Deserialize)]
-struct StreamEvent<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Cow<'a, str>,
-    #[serde(default)]
+struct StreamEvent<'v> {
+    kind: &'v str,
     index: Option<u64>,
-    #[serde(default)]
     message: Option<StartMessage>,
-    #[serde(borrow, default)]
-    content_block: Option<Block<'a>>,
-    #[serde(borrow, default)]
-    delta: Option<Delta<'a>>,
-    #[serde(default)]
+    content_block: Option<Block<'v>>,
+    delta: Option<Delta<'v>>,
     usage: Option<WireUsage>,
-    #[serde(default)]
     error: Option<Value>,
 }
 
-#[derive(Deserialize)]
+impl<'v> StreamEvent<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(StreamEvent {
+            kind: f.str("type")?.unwrap_or_default(),
+            index: f.u64("index")?,
+            message: f.object("message")?.map(StartMessage::read).transpose()?,
+            content_block: f.object("content_block")?.map(Block::read).transpose()?,
+            delta: f.object("delta")?.map(Delta::read).transpose()?,
+            usage: f.object("usage")?.map(WireUsage::read).transpose()?,
+            error: f.value("error"),
+        })
+    }
+}
+
 struct StartMessage {
-    #[serde(default)]
     id: Option<String>,
-    #[serde(default)]
     model: Option<String>,
-    #[serde(default)]
     usage: Option<WireUsage>,
 }
 
+impl StartMessage {
+    fn read(f: Fields<'_, '_>) -> Read<Self> {
+        Ok(StartMessage {
+            id: f.string("id")?,
+            model: f.string("model")?,
+            usage: f.object("usage")?.map(WireUsage::read).transpose()?,
+        })
+    }
+}
+
 /// A block delta, or the message delta (`stop_reason`).
-#[derive(Deserialize)]
-struct Delta<'a> {
-    #[serde(rename = "type", borrow, default)]
-    kind: Cow<'a, str>,
-    #[serde(borrow, default)]
-    text: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    thinking: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    signature: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    partial_json: Option<Cow<'a, str>>,
-    #[serde(default)]
+struct Delta<'v> {
+    kind: &'v str,
+    text: Option<&'v str>,
+    thinking: Option<&'v str>,
+    signature: Option<&'v str>,
+    partial_json: Option<&'v str>,
     stop_reason: Option<String>,
+}
+
+impl<'v> Delta<'v> {
+    fn read(f: Fields<'v, '_>) -> Read<Self> {
+        Ok(Delta {
+            kind: f.str("type")?.unwrap_or_default(),
+            text: f.str("text")?,
+            thinking: f.str("thinking")?,
+            signature: f.str("signature")?,
+            partial_json: f.str("partial_json")?,
+            stop_reason: f.string("stop_reason")?,
+        })
+    }
 }
 
 /// A content block between its start and its stop.
@@ -111,22 +129,37 @@ impl Stream {
     }
 
     /// Reads one event.
-    pub(in crate::formats) fn event(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
+    fn event(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
         if is_done_sentinel(p.text) {
             return;
         }
-        let Some(e) = parse::<StreamEvent<'_>>(&p, n) else {
-            return;
-        };
-        match e.kind.as_ref() {
+        let read = fields::parse(p.text).and_then(|tree| {
+            let f = Fields::of(&tree, "the event")?;
+            self.read_event(f, &p, n)
+        });
+        if let Err(e) = read {
+            n.apply(Event::Error(json_error(&e, &p)));
+        }
+    }
+
+    /// Reads one event from its fields (`p` says where it is). An event not of the
+    /// shape of Anthropic's is an error, returned before anything is applied.
+    pub(in crate::formats) fn read_event(
+        &mut self,
+        f: Fields<'_, '_>,
+        p: &Payload<'_>,
+        n: &mut dyn Sink,
+    ) -> Read<()> {
+        let e = StreamEvent::read(f)?;
+        match e.kind {
             "message_start" => self.message_start(e, n),
-            "content_block_start" => self.block_start(e, &p, n),
+            "content_block_start" => self.block_start(e, p, n),
             "content_block_delta" => self.block_delta(e, n),
             "content_block_stop" => {
                 let index = e.index.unwrap_or(0);
                 if let Some(i) = self.open.iter().position(|(k, _)| *k == index) {
                     let (_, block) = self.open.remove(i);
-                    close(block, Some(&p), n);
+                    close(block, Some(p), n);
                 }
             }
             "message_delta" => {
@@ -141,14 +174,14 @@ impl Stream {
                 }
             }
             "message_stop" => {
-                self.close_all(Some(&p), n);
+                self.close_all(Some(p), n);
                 if !self.nested {
                     n.apply(Event::Done { error: None });
                 }
             }
             "ping" => {}
             "error" => {
-                self.close_all(Some(&p), n);
+                self.close_all(Some(p), n);
                 let info = provider_error(e.error.as_ref().unwrap_or(&Value::Null), &p.at);
                 if self.nested {
                     n.apply(Event::Error(info));
@@ -158,6 +191,7 @@ impl Stream {
             }
             _ => n.apply(Event::Unknown),
         }
+        Ok(())
     }
 
     fn message_start(&mut self, e: StreamEvent<'_>, n: &mut dyn Sink) {
@@ -194,16 +228,18 @@ impl Stream {
             let (_, old) = self.open.remove(i);
             close(old, Some(p), n);
         }
-        let open = match block.kind.as_ref() {
+        let open = match block.kind {
             "text" => {
                 if let Some(text) = block.text.filter(|t| !t.is_empty()) {
-                    n.apply(Event::Text(text));
+                    n.apply(Event::Text(Cow::Borrowed(text)));
                 }
                 Open::Text
             }
             "thinking" => {
                 // Opens the thinking document at once; the text follows as deltas.
-                n.apply(Event::Thinking(block.thinking.unwrap_or_default()));
+                n.apply(Event::Thinking(Cow::Borrowed(
+                    block.thinking.unwrap_or_default(),
+                )));
                 Open::Thinking {
                     signature: block.signature.unwrap_or_default(),
                 }
@@ -244,22 +280,22 @@ impl Stream {
             .iter_mut()
             .find(|(k, _)| *k == index)
             .map(|(_, o)| o);
-        match (d.kind.as_ref(), open) {
+        match (d.kind, open) {
             ("text_delta", _) => {
                 if let Some(text) = d.text.filter(|t| !t.is_empty()) {
-                    n.apply(Event::Text(text));
+                    n.apply(Event::Text(Cow::Borrowed(text)));
                 }
             }
             ("thinking_delta", _) => {
                 if let Some(text) = d.thinking.filter(|t| !t.is_empty()) {
-                    n.apply(Event::Thinking(text));
+                    n.apply(Event::Thinking(Cow::Borrowed(text)));
                 }
             }
             ("signature_delta", Some(Open::Thinking { signature })) => {
-                signature.push_str(d.signature.as_deref().unwrap_or_default());
+                signature.push_str(d.signature.unwrap_or_default());
             }
             ("input_json_delta", Some(Open::Tool { json, .. })) => {
-                json.push_str(d.partial_json.as_deref().unwrap_or_default());
+                json.push_str(d.partial_json.unwrap_or_default());
             }
             ("citations_delta", _) => {}
             _ => n.apply(Event::Unknown),
