@@ -9,7 +9,7 @@ use docstream::model::{
 use docstream::render::{RenderOptions, render_conversation};
 use docstream::{DocStream, Format, Options};
 use serde_json::{Value, json};
-use support::{feed, json};
+use support::{assert_errors_at, error_details, feed, json, lines, texts};
 
 const FORMATS: [Format; 4] = [
     Format::CodexExecJson,
@@ -17,15 +17,6 @@ const FORMATS: [Format; 4] = [
     Format::GeminiCliStreamJson,
     Format::GeminiCliJson,
 ];
-
-fn lines(values: &[Value]) -> Vec<u8> {
-    let mut out = String::new();
-    for v in values {
-        out.push_str(&v.to_string());
-        out.push('\n');
-    }
-    out.into_bytes()
-}
 
 fn record(kind: &str, payload: Value) -> Value {
     json!({"timestamp": "2025-10-14T09:00:00.000Z", "type": kind, "payload": payload})
@@ -274,13 +265,7 @@ fn codex_session_record_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
         answer("After."),
     ]);
     let s = feed(&input, Some(Format::CodexSession), &[]);
-    let errors: Vec<String> = of_type(&s, DocumentType::Error)
-        .iter()
-        .map(|d| match &d.meta {
-            Meta::Error(e) => e.details.clone(),
-            _ => unreachable!(),
-        })
-        .collect();
+    let errors = error_details(s.conversation());
     let expected = [
         (3, "field `text` should be a string, found a number"),
         (
@@ -436,6 +421,47 @@ fn codex_exec_appends_text_that_grows_and_never_repeats_it() {
     assert_eq!(texts[0].text(), "Looking at the tests.\n\nDone.");
 }
 
+/// A Gemini CLI line whose field has another type than Gemini CLI's is one error
+/// document naming the field, where the line was; the lines around it are read as before.
+#[test]
+fn gemini_cli_line_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
+    let msg = |content: Value| json!({"type": "message", "role": "assistant", "content": content, "delta": true});
+    let input = lines(&[
+        json!({"type": "init", "session_id": "s", "model": "m"}),
+        msg(json!("Before.")),
+        msg(json!(["x"])),
+        json!({"type": "tool_result", "tool_id": "1", "error": "failed"}),
+        json!({"type": "result", "status": "success", "stats": {"duration_ms": "5"}}),
+        msg(json!(" After.")),
+        json!({"type": "result", "status": "success"}),
+    ]);
+    let s = feed(&input, Some(Format::GeminiCliStreamJson), &[]);
+    assert_errors_at(
+        &error_details(s.conversation()),
+        &[
+            (3, "field `content` should be a string, found an array"),
+            (4, "field `error` should be an object, found a string"),
+            (
+                5,
+                "field `duration_ms` should be a non-negative integer, found a string",
+            ),
+        ],
+    );
+    assert_eq!(texts(s.conversation()).concat(), "Before. After.");
+
+    // Gemini CLI's `json` output: the object, unread, is an error; then the response it
+    // would have ended is cut off.
+    let input = lines(&[json!({"session_id": "s", "response": "Hi.", "warnings": ["w", 3]})]);
+    let s = feed(&input, Some(Format::GeminiCliJson), &[]);
+    let errors = error_details(s.conversation());
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(
+        errors[0].contains("an element of `warnings` should be a string, found a number"),
+        "{}",
+        errors[0]
+    );
+}
+
 /// A line whose field has another type than Codex's (the formats read lines by their
 /// fields, `src/formats/fields.rs`) is one error document naming the field, where the
 /// line was; the lines around it are read as before.
@@ -450,24 +476,15 @@ fn codex_exec_line_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
         json!({"type": "turn.completed"}),
     ]);
     let s = feed(&input, None, &[]);
-    let errors: Vec<String> = of_type(&s, DocumentType::Error)
-        .iter()
-        .map(|d| match &d.meta {
-            Meta::Error(e) => e.details.clone(),
-            _ => unreachable!(),
-        })
-        .collect();
-    assert_eq!(errors.len(), 2, "{errors:?}");
-    assert!(
-        errors[0].contains("line 3")
-            && errors[0].contains("field `text` should be a string, found a number"),
-        "{}",
-        errors[0]
-    );
-    assert!(
-        errors[1].contains("an element of `items` should be an object, found a string"),
-        "{}",
-        errors[1]
+    assert_errors_at(
+        &error_details(s.conversation()),
+        &[
+            (3, "field `text` should be a string, found a number"),
+            (
+                4,
+                "an element of `items` should be an object, found a string",
+            ),
+        ],
     );
     let texts = of_type(&s, DocumentType::Text);
     assert_eq!(texts.len(), 1);

@@ -8,7 +8,7 @@ use docstream::Format;
 use docstream::model::{Conversation, Meta, ResponseStatus, Turn};
 use docstream::{DocStream, Options};
 use serde_json::json;
-use support::{feed, json};
+use support::{assert_errors_at, error_details, feed, json, lines, texts};
 
 fn format_of(input: &str) -> Option<Format> {
     feed(input.as_bytes(), None, &[]).format()
@@ -211,13 +211,7 @@ fn an_openai_field_of_the_wrong_type_is_an_error_naming_it() {
     ]);
     input.push_str("data: [DONE]\n\n");
     let c = feed(input.as_bytes(), None, &[]).into_conversation();
-    let details: Vec<String> = c
-        .documents()
-        .filter_map(|d| match &d.meta {
-            Meta::Error(e) => Some(e.details.clone()),
-            _ => None,
-        })
-        .collect();
+    let details = error_details(&c);
     assert_eq!(details.len(), 2, "{details:?}");
     assert!(
         details[0].contains("field `content` should be a string, found a number"),
@@ -239,13 +233,7 @@ fn an_openai_field_of_the_wrong_type_is_an_error_naming_it() {
     let history =
         r#"[{"role":"user","content":"Hi"},{"role":"assistant","tool_calls":{"id":"x"}}]"#;
     let c = feed(history.as_bytes(), Some(Format::OpenaiMessages), &[]).into_conversation();
-    let details: Vec<String> = c
-        .documents()
-        .filter_map(|d| match &d.meta {
-            Meta::Error(e) => Some(e.details.clone()),
-            _ => None,
-        })
-        .collect();
+    let details = error_details(&c);
     assert_eq!(details.len(), 1, "{details:?}");
     assert!(
         details[0].contains("field `tool_calls` should be an array, found an object"),
@@ -284,15 +272,6 @@ fn claude_code_sidechain_lines_are_left_out() {
         "a transcript ends complete"
     );
     assert_eq!(r.documents[0].text(), "done");
-}
-
-fn error_details(c: &Conversation) -> Vec<String> {
-    c.documents()
-        .filter_map(|d| match &d.meta {
-            Meta::Error(e) => Some(e.details.clone()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// A Claude Code line whose field has another type than Claude Code's (the formats read
@@ -396,6 +375,45 @@ fn anthropic_event_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
     let texts: Vec<_> = c.documents().map(|d| d.text().to_owned()).collect();
     assert!(texts.iter().any(|t| t.contains("Hello.")), "{texts:?}");
     assert!(texts.iter().any(|t| t.contains("Bye.")), "{texts:?}");
+}
+
+/// An event whose field has another type than Gemini's is one error document naming
+/// the field, where the event was; the events around it are read as before.
+#[test]
+fn a_gemini_event_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
+    let text =
+        |t: serde_json::Value| json!({"candidates": [{"content": {"parts": [{"text": t}]}}]});
+    let c = feed(
+        &lines(&[
+            text(json!("Before.")),
+            text(json!(5)),
+            json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "f",
+            "partialArgs": [{"jsonPath": "$.a", "numberValue": "1"}]}}]}}]}),
+            json!({"usageMetadata": {"promptTokenCount": -1}}),
+            json!({"response": {"candidates": [{"index": "0"}]}}),
+            text(json!(" After.")),
+            json!({"candidates": [{"finishReason": "STOP"}]}),
+        ]),
+        Some(Format::GeminiStream),
+        &[],
+    )
+    .into_conversation();
+    assert_errors_at(
+        &error_details(&c),
+        &[
+            (2, "field `text` should be a string, found a number"),
+            (3, "field `numberValue` should be a number, found a string"),
+            (
+                4,
+                "field `promptTokenCount` should be a non-negative integer, found a number",
+            ),
+            (
+                5,
+                "field `index` should be a non-negative integer, found a string",
+            ),
+        ],
+    );
+    assert_eq!(texts(&c).concat(), "Before. After.");
 }
 
 /// Mutated fixtures never panic, with each of these formats named (the core's test

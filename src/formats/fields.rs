@@ -34,8 +34,8 @@ fn kind_of(v: &Tree<'_>) -> &'static str {
     }
 }
 
-/// "`what` should be `expected`, found …".
-fn wrong(what: &str, expected: &str, found: &Tree<'_>) -> serde_json::Error {
+/// "`what` should be `expected`, found …": the error of a value of another type.
+pub(crate) fn wrong(what: &str, expected: &str, found: &Tree<'_>) -> serde_json::Error {
     serde_json::Error::custom(format_args!(
         "{what} should be {expected}, found {}",
         kind_of(found)

@@ -438,71 +438,7 @@ impl GeminiStream {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{DocumentType, Meta};
-    use crate::{DocStream, Format, Options};
     use serde_json::json;
-
-    /// The error details and the texts of `lines` read as a Gemini stream.
-    fn read(lines: &[Value]) -> (Vec<String>, Vec<String>) {
-        let mut s = DocStream::new(Options {
-            format: Some(Format::GeminiStream),
-            ..Options::default()
-        });
-        for line in lines {
-            s.push_str(&format!("{line}\n")).unwrap();
-        }
-        s.finish().unwrap();
-        let c = s.conversation();
-        let errors = c
-            .documents()
-            .filter_map(|d| match &d.meta {
-                Meta::Error(e) => Some(e.details.clone()),
-                _ => None,
-            })
-            .collect();
-        let texts = c
-            .documents()
-            .filter(|d| d.doc_type() == DocumentType::Text)
-            .map(|d| d.text().to_owned())
-            .collect();
-        (errors, texts)
-    }
-
-    /// An event whose field has another type than Gemini's is one error document naming
-    /// the field, where the event was; the events around it are read as before.
-    #[test]
-    fn an_event_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
-        let text = |t: Value| json!({"candidates": [{"content": {"parts": [{"text": t}]}}]});
-        let (errors, texts) = read(&[
-            text(json!("Before.")),
-            text(json!(5)),
-            json!({"candidates": [{"content": {"parts": [{"functionCall": {"name": "f",
-                "partialArgs": [{"jsonPath": "$.a", "numberValue": "1"}]}}]}}]}),
-            json!({"usageMetadata": {"promptTokenCount": -1}}),
-            json!({"response": {"candidates": [{"index": "0"}]}}),
-            text(json!(" After.")),
-            json!({"candidates": [{"finishReason": "STOP"}]}),
-        ]);
-        assert_eq!(errors.len(), 4, "{errors:?}");
-        for (error, (line, says)) in errors.iter().zip([
-            (2, "field `text` should be a string, found a number"),
-            (3, "field `numberValue` should be a number, found a string"),
-            (
-                4,
-                "field `promptTokenCount` should be a non-negative integer, found a number",
-            ),
-            (
-                5,
-                "field `index` should be a non-negative integer, found a string",
-            ),
-        ]) {
-            assert!(
-                error.contains(&format!("line {line}")) && error.contains(says),
-                "{error}"
-            );
-        }
-        assert_eq!(texts.concat(), "Before. After.");
-    }
 
     #[test]
     fn json_paths_make_what_they_name() {

@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use docstream::model::{Conversation, DocumentType, Meta};
 use docstream::{DocStream, Format, Options};
 
 /// `../shared` beside the project, if present.
@@ -156,5 +157,43 @@ fn expand_parts(parts: &[serde_json::Value], index: u64, out: &mut String) {
                 expand_parts(part["body"].as_array().unwrap(), i, out);
             }
         }
+    }
+}
+
+/// `values` as NDJSON: one line each.
+pub fn lines(values: &[serde_json::Value]) -> Vec<u8> {
+    values
+        .iter()
+        .map(|v| format!("{v}\n"))
+        .collect::<String>()
+        .into_bytes()
+}
+
+/// The details of every error document of `c`, in order.
+pub fn error_details(c: &Conversation) -> Vec<String> {
+    c.documents()
+        .filter_map(|d| match &d.meta {
+            Meta::Error(e) => Some(e.details.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The text of every text document of `c`, in order.
+pub fn texts(c: &Conversation) -> Vec<String> {
+    c.documents()
+        .filter(|d| d.doc_type() == DocumentType::Text)
+        .map(|d| d.text().to_owned())
+        .collect()
+}
+
+/// Asserts that `errors` are, in order, on these lines and say these things.
+pub fn assert_errors_at(errors: &[String], expected: &[(u64, &str)]) {
+    assert_eq!(errors.len(), expected.len(), "{errors:?}");
+    for (error, (line, says)) in errors.iter().zip(expected) {
+        assert!(
+            error.contains(&format!("line {line}")) && error.contains(says),
+            "expected line {line} to say {says:?}: {error}"
+        );
     }
 }

@@ -3,11 +3,10 @@
 
 use std::borrow::Cow;
 
-use serde::de::Error as _;
 use serde_json::Value;
 use serde_json_borrow::Value as Tree;
 
-use crate::formats::fields::{Fields, each};
+use crate::formats::fields::{self, Fields, each};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{Event, Sink, ToolOutcome};
 
@@ -61,14 +60,11 @@ impl<'v> Content<'v> {
             None | Some(Tree::Null) => Ok(Content::Blocks(Vec::new())),
             Some(Tree::Str(s)) => Ok(Content::Text(s)),
             Some(Tree::Array(items)) => each(items, "content", Block::read).map(Content::Blocks),
-            Some(other) => Err(serde_json::Error::custom(format_args!(
-                "field `content` should be a string or an array, found {}",
-                match other {
-                    Tree::Object(_) => "an object",
-                    Tree::Bool(_) => "a boolean",
-                    _ => "a number",
-                }
-            ))),
+            Some(other) => Err(fields::wrong(
+                "field `content`",
+                "a string or an array",
+                other,
+            )),
         }
     }
 }
