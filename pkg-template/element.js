@@ -39,6 +39,12 @@ function loadMath() {
 
 const MATHML = 'http://www.w3.org/1998/Math/MathML';
 
+/** The element's own labels in `locale`'s language (`de-DE` reads as `de`), English
+ * where it has none. */
+function labelsOf(locale) {
+  return LABELS[locale.split(/[-_]/)[0].toLowerCase()] ?? LABELS.en;
+}
+
 const LABELS = {
   en: {
     streaming: 'Agent response streaming',
@@ -1040,7 +1046,7 @@ export class DocstreamView extends ElementBase {
   /** Copy controls before each finished Markdown table (TSV and Markdown) among `added`
    * elements. */
   #tableTools(added) {
-    const labels = LABELS[this.locale] ?? LABELS.en;
+    const labels = labelsOf(this.locale);
     for (const table of within(added, '[data-part="blocks"] table')) {
       if (table.previousElementSibling?.classList.contains('ds-table-tools')) continue;
       const tools = document.createElement('div');
@@ -1109,7 +1115,7 @@ export class DocstreamView extends ElementBase {
   #showJump(show) {
     if (this.#jump.hidden !== show) return;
     // Labelled when it shows (the locale may have changed since).
-    if (show) this.#jump.textContent = (LABELS[this.locale] ?? LABELS.en).jump;
+    if (show) this.#jump.textContent = labelsOf(this.locale).jump;
     this.#jump.hidden = !show;
   }
 
@@ -1153,7 +1159,7 @@ export class DocstreamView extends ElementBase {
   }
 
   #announce(key) {
-    this.#live.textContent = (LABELS[this.locale] ?? LABELS.en)[key];
+    this.#live.textContent = labelsOf(this.locale)[key];
   }
 
   /** Reports an error once as `docstream-error`. */

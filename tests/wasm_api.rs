@@ -366,7 +366,8 @@ fn options_reach_the_renderer() {
     assert_eq!(html, expected);
     assert!(html.contains("ds-diff-split") && !html.contains("ds-diff-unified"));
 
-    let mut s = JsDocStream::new(Some(object(&[("locale", "de".into())]))).unwrap();
+    // A language tag as browsers give it (`navigator.language`): the region is ignored.
+    let mut s = JsDocStream::new(Some(object(&[("locale", "de-DE".into())]))).unwrap();
     s.write(TOOLS).unwrap();
     s.end().unwrap();
     assert_eq!(
@@ -426,11 +427,21 @@ fn errors_carry_stable_codes() {
         )]),
         object(&[("limits", object(&[("maxDepth", JsValue::from_f64(-1.0))]))]),
     ];
-    for options in bad_options {
+    let says = [
+        "the options should be an object, found a number",
+        "locale \"fr\" has no labels",
+        "diff \"sideways\" is not one of \"unified\", \"split\", \"both\"",
+        "field `format` should be a string, found a number",
+        "field `allow` should be an array, found a string",
+        "javascript:alert(1)",
+        "field `maxDepth` should be a non-negative integer, found a number",
+    ];
+    for (options, says) in bad_options.into_iter().zip(says) {
         let shown = format!("{options:?}");
         let err = JsDocStream::new(Some(options)).err().expect(&shown);
         assert_eq!(code(&err).as_deref(), Some("DS_BAD_OPTIONS"), "{shown}");
-        assert!(!get(&err, "message").as_string().unwrap().is_empty());
+        let message = get(&err, "message").as_string().unwrap();
+        assert!(message.contains(says), "{shown}: {message}");
     }
     // undefined and null mean the defaults.
     JsDocStream::new(Some(JsValue::UNDEFINED)).unwrap();

@@ -12,7 +12,7 @@ pub(crate) mod cursor_store;
 mod cursor_wrapper;
 pub mod detect;
 mod document_sse;
-mod fields;
+pub(crate) mod fields;
 mod gemini;
 mod gemini_cli;
 mod openai;

@@ -1,11 +1,13 @@
 //! `DocStream` for JavaScript: the stream binding (cargo feature `wasm`), the module
 //! `docstream` and `docstream/define` load.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+use serde::de::Error as _;
 use wasm_bindgen::prelude::*;
 
 use super::js_error;
 use crate::error::Error;
+use crate::formats::fields::{self, Fields};
 use crate::render::ascii_runs::{MIN_ASCII_RUN, ascii_runs};
 use crate::render::labels::Locale;
 use crate::render::patch::PatchWriter;
@@ -41,8 +43,10 @@ fn js_string(text: &str) -> js_sys::JsString {
     joined
 }
 
+// Read by their fields (`DocStreamOptions::read`); the serde attributes name the
+// fields of the TypeScript declarations.
 /// Options of `new DocStream(options)`.
-#[derive(Deserialize, Default, tsify::Tsify)]
+#[derive(Default, tsify::Tsify)]
 #[serde(rename_all = "camelCase", default)]
 pub struct DocStreamOptions {
     /// A format name, or `auto` (the default) to detect the format from the first bytes.
@@ -63,8 +67,59 @@ pub struct DocStreamOptions {
     pub limits: Option<LimitOptions>,
 }
 
+impl DocStreamOptions {
+    /// The options as JSON text (`JSON.stringify` of the object given). Fields this
+    /// version does not know are left alone.
+    fn read(json: &str) -> Result<DocStreamOptions, serde_json::Error> {
+        let tree = fields::parse(json)?;
+        let f = Fields::of(&tree, "the options")?;
+        let images = match f.object("images")? {
+            None => None,
+            Some(i) => Some(ImageOptions {
+                allow: match i.array("allow")? {
+                    None => Vec::new(),
+                    Some(a) => fields::each_str(a, "allow")?
+                        .into_iter()
+                        .map(str::to_owned)
+                        .collect(),
+                },
+            }),
+        };
+        let locale = match f.str("locale")? {
+            None => None,
+            Some(name) => Some(Locale::parse(name).ok_or_else(|| {
+                serde_json::Error::custom(format_args!("locale {name:?} has no labels"))
+            })?),
+        };
+        let diff = match f.str("diff")? {
+            None => None,
+            Some(name) => Some(DiffOption::parse(name).ok_or_else(|| {
+                serde_json::Error::custom(format_args!(
+                    "diff {name:?} is not one of \"unified\", \"split\", \"both\""
+                ))
+            })?),
+        };
+        // A limit beyond what the address space holds is no limit.
+        let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        let limits = match f.object("limits")? {
+            None => None,
+            Some(l) => Some(LimitOptions {
+                max_event_bytes: l.u64("maxEventBytes")?.map(size),
+                max_depth: l.u64("maxDepth")?.map(size),
+            }),
+        };
+        Ok(DocStreamOptions {
+            format: f.string("format")?,
+            images,
+            locale,
+            diff,
+            limits,
+        })
+    }
+}
+
 /// `images` of `DocStreamOptions`.
-#[derive(Deserialize, Default, tsify::Tsify)]
+#[derive(Default, tsify::Tsify)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ImageOptions {
     /// Origins (`https://host[:port]`) whose images may load; none by default.
@@ -73,7 +128,7 @@ pub struct ImageOptions {
 }
 
 /// `diff` of `DocStreamOptions`.
-#[derive(Deserialize, Clone, Copy, tsify::Tsify)]
+#[derive(Clone, Copy, tsify::Tsify)]
 #[serde(rename_all = "lowercase")]
 pub enum DiffOption {
     /// Only the unified view.
@@ -82,6 +137,18 @@ pub enum DiffOption {
     Split,
     /// Both views.
     Both,
+}
+
+impl DiffOption {
+    /// `unified`, `split` or `both`.
+    fn parse(name: &str) -> Option<DiffOption> {
+        match name {
+            "unified" => Some(DiffOption::Unified),
+            "split" => Some(DiffOption::Split),
+            "both" => Some(DiffOption::Both),
+            _ => None,
+        }
+    }
 }
 
 impl From<DiffOption> for DiffMode {
@@ -95,7 +162,7 @@ impl From<DiffOption> for DiffMode {
 }
 
 /// `limits` of `DocStreamOptions`.
-#[derive(Deserialize, Default, tsify::Tsify)]
+#[derive(Default, tsify::Tsify)]
 #[serde(rename_all = "camelCase", default)]
 pub struct LimitOptions {
     /// Largest line, SSE event or JSON value in bytes (default 16 MiB).
@@ -120,20 +187,12 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
     js_sys::JSON::parse(&json).map_err(|_| js_error("DS_INTERNAL", "JSON.parse failed"))
 }
 
-/// Reads optional options (through `JSON.stringify`): `undefined` and `null` give the
-/// defaults.
-pub(crate) fn from_js<T: for<'de> Deserialize<'de> + Default>(
-    value: Option<JsValue>,
-    code: &str,
-) -> Result<T, JsValue> {
-    let Some(v) = value.filter(|v| !v.is_null() && !v.is_undefined()) else {
-        return Ok(T::default());
-    };
-    let json = js_sys::JSON::stringify(&v)
+/// `value` as JSON text (`JSON.stringify`); an error with `code` when it has none.
+fn json_of(value: &JsValue, code: &str) -> Result<String, JsValue> {
+    js_sys::JSON::stringify(value)
         .ok()
         .and_then(|s| s.as_string())
-        .ok_or_else(|| js_error(code, "options are not representable as JSON"))?;
-    crate::read_json::from_str(&json).map_err(|e| js_error(code, &e.to_string()))
+        .ok_or_else(|| js_error(code, "options are not representable as JSON"))
 }
 
 fn stream_options(options: &DocStreamOptions) -> Result<Options, JsValue> {
@@ -207,7 +266,11 @@ impl JsDocStream {
             JsValue,
         >,
     ) -> Result<JsDocStream, JsValue> {
-        let options: DocStreamOptions = from_js(options, "DS_BAD_OPTIONS")?;
+        let options = match options.filter(|v| !v.is_null() && !v.is_undefined()) {
+            None => DocStreamOptions::default(),
+            Some(v) => DocStreamOptions::read(&json_of(&v, "DS_BAD_OPTIONS")?)
+                .map_err(|e| js_error("DS_BAD_OPTIONS", &e.to_string()))?,
+        };
         Ok(JsDocStream {
             inner: crate::DocStream::new(stream_options(&options)?),
             view: HtmlView::new(render_options(&options)?),

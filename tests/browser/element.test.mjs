@@ -483,12 +483,15 @@ export const tests = [
         assert.deepEqual(r.announced, ['Agent response streaming', last], file);
         assert.deepEqual(r.busy, ['false', 'true', 'false'], file);
       }
-      const de = await page.evaluate(async () => {
-        const view = window.T.make({ locale: 'de' });
-        await view.load('{"type":"result","subtype":"success","is_error":false,"result":"x","session_id":"s"}\n');
-        return view.shadowRoot.querySelector('[aria-live]').textContent;
-      });
-      assert.equal(de, 'Antwort des Agenten vollständig');
+      // A language tag as navigator.language gives it reads as its language.
+      for (const locale of ['de', 'de-DE']) {
+        const de = await page.evaluate(async (locale) => {
+          const view = window.T.make({ locale });
+          await view.load('{"type":"result","subtype":"success","is_error":false,"result":"x","session_id":"s"}\n');
+          return view.shadowRoot.querySelector('[aria-live]').textContent;
+        }, locale);
+        assert.equal(de, 'Antwort des Agenten vollständig', locale);
+      }
       await assertClean(page);
     },
   },
