@@ -24,11 +24,11 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 use serde_json_borrow::Value as Tree;
 
-use super::anthropic::blocks::{Block, Content, Message, Read, Role, apply_content};
+use super::anthropic::blocks::{Block, Content, Message, Role, apply_content};
 use super::anthropic::stream::Stream;
 use super::common::end_open_response;
 use super::cursor_cli::WireUsage;
-use super::fields::{self, Fields};
+use super::fields::{self, Fields, Read};
 use super::{Adapter, Payload, json_error};
 use crate::error::codes;
 use crate::model::Usage;

@@ -13,6 +13,9 @@
 use serde::de::Error as _;
 use serde_json_borrow::{ObjectAsVec, Value as Tree};
 
+/// What reading a field, an object or a payload gives.
+pub(crate) type Read<T> = Result<T, serde_json::Error>;
+
 /// The payload `text` as a tree.
 pub(crate) fn parse(text: &str) -> Result<Tree<'_>, serde_json::Error> {
     crate::read_json::from_str(text)

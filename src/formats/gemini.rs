@@ -17,12 +17,10 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::common::{for_each_event, is_done_sentinel, provider_error};
-use super::fields::{self, Fields, each};
+use super::fields::{self, Fields, Read, each};
 use super::{Adapter, Payload, json_error};
 use crate::model::Usage;
 use crate::normalize::{Event, SessionInfo, Sink};
-
-type Read<T> = Result<T, serde_json::Error>;
 
 /// One event.
 struct GeminiEvent<'v> {

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 use serde_json_borrow::Value as Tree;
 
-use super::fields::{self, Fields};
+use super::fields::{self, Fields, Read};
 use super::{Adapter, Payload, json_error};
 use crate::error::codes;
 use crate::model::{CallStatus, Usage};
@@ -34,8 +34,6 @@ pub(super) const TOOLS: ToolNames = &[
     ("web_fetch", ToolKind::WebFetch),
     ("write_todos", ToolKind::Todo),
 ];
-
-type Read<T> = Result<T, serde_json::Error>;
 
 /// One event, or the `json` format's object (which has no `type`), flat.
 struct Line<'v, 'a> {

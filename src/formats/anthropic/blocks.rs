@@ -6,11 +6,9 @@ use std::borrow::Cow;
 use serde_json::Value;
 use serde_json_borrow::Value as Tree;
 
-use crate::formats::fields::{self, Fields, each};
+use crate::formats::fields::{self, Fields, Read, each};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{Event, Sink, ToolOutcome};
-
-pub(in crate::formats) type Read<T> = Result<T, serde_json::Error>;
 
 /// One content block, flat: every field any block type uses.
 pub(in crate::formats) struct Block<'v> {

@@ -4,9 +4,9 @@
 
 use serde_json_borrow::Value as Tree;
 
-use super::blocks::{Content, Message, Read, Role, apply_content};
+use super::blocks::{Content, Message, Role, apply_content};
 use crate::formats::common::end_open_response;
-use crate::formats::fields::{self, Fields, each};
+use crate::formats::fields::{self, Fields, Read, each};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::Usage;
 use crate::normalize::{Event, SessionInfo, Sink};

@@ -9,10 +9,10 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use super::blocks::{Block, Read, assistant_block};
+use super::blocks::{Block, assistant_block};
 use crate::formats::common::{for_each_event, is_done_sentinel, provider_error, tool_input};
 use crate::formats::cursor_cli::WireUsage;
-use crate::formats::fields::{self, Fields};
+use crate::formats::fields::{self, Fields, Read};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::normalize::{Event, SessionInfo, Sink};
 

@@ -21,12 +21,10 @@ use serde_json::{Map, Value, json};
 use super::{Tokens, mcp_tool_name, script_of};
 use crate::error::codes;
 use crate::formats::apply_patch::TOOL as EDIT_TOOL;
-use crate::formats::fields::{self, Fields, each};
+use crate::formats::fields::{self, Fields, Read, each};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::CallStatus;
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
-
-type Read<T> = Result<T, serde_json::Error>;
 
 /// One line.
 struct Line<'v> {

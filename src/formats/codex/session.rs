@@ -29,12 +29,10 @@ use super::{Tokens, command_line, shell_output};
 use crate::error::codes;
 use crate::formats::apply_patch;
 use crate::formats::common::{end_open_response, tool_input};
-use crate::formats::fields::{self, Fields, each};
+use crate::formats::fields::{self, Fields, Read, each};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
-
-type Read<T> = Result<T, serde_json::Error>;
 
 /// One record.
 struct Record<'v, 'a> {

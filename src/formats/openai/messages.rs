@@ -12,12 +12,10 @@ use serde_json_borrow::Value as Tree;
 
 use super::WireUsage;
 use crate::formats::common::{end_open_response, iso8601, tool_input};
-use crate::formats::fields::{self, Fields, each};
+use crate::formats::fields::{self, Fields, Read, each};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{Event, SessionInfo, Sink, ToolOutcome};
-
-type Read<T> = Result<T, serde_json::Error>;
 
 struct Message<'v> {
     role: &'v str,

@@ -13,11 +13,9 @@ use serde_json::Value;
 
 use super::WireUsage;
 use crate::formats::common::{is_done_sentinel, iso8601, provider_error, tool_input};
-use crate::formats::fields::{self, Fields, each};
+use crate::formats::fields::{self, Fields, Read, each};
 use crate::formats::{Adapter, Location, Payload, json_error};
 use crate::normalize::{Event, SessionInfo, Sink};
-
-type Read<T> = Result<T, serde_json::Error>;
 
 struct Chunk<'v> {
     id: Option<String>,
