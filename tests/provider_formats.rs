@@ -281,7 +281,7 @@ fn claude_code_sidechain_lines_are_left_out() {
 #[test]
 fn claude_code_line_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
     let assistant = |id: &str, text: &str| json!({"type": "assistant", "session_id": "s", "message": {"id": id, "role": "assistant", "content": [{"type": "text", "text": text}]}});
-    let lines = [
+    let input = lines(&[
         json!({"type": "system", "subtype": "init", "session_id": "s", "model": "m"}),
         json!({"type": "user", "session_id": "s", "message": {"role": "user", "content": "Go."}}),
         assistant("m1", "Before."),
@@ -290,9 +290,8 @@ fn claude_code_line_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
         json!({"type": "stream_event", "session_id": "s", "event": {"type": "content_block_delta", "index": "0", "delta": {"type": "text_delta", "text": "lost"}}}),
         assistant("m3", "After."),
         json!({"type": "result", "subtype": "success", "session_id": "s", "is_error": false, "result": "After."}),
-    ];
-    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
-    let c = feed(input.as_bytes(), Some(Format::ClaudeCodeStreamJson), &[]).into_conversation();
+    ]);
+    let c = feed(&input, Some(Format::ClaudeCodeStreamJson), &[]).into_conversation();
     let errors = error_details(&c);
     assert_eq!(errors.len(), 3, "{errors:?}");
     for (error, (line, field, expected)) in errors.iter().zip([

@@ -68,6 +68,20 @@ pub struct DocStreamOptions {
 }
 
 impl DocStreamOptions {
+    /// The options given to the constructor, through `JSON.stringify`: `undefined` and
+    /// `null` give the defaults; anything it cannot read is a `DS_BAD_OPTIONS` error.
+    fn from_js(options: Option<JsValue>) -> Result<DocStreamOptions, JsValue> {
+        let bad = |message: &str| js_error("DS_BAD_OPTIONS", message);
+        let Some(v) = options.filter(|v| !v.is_null() && !v.is_undefined()) else {
+            return Ok(DocStreamOptions::default());
+        };
+        let json = js_sys::JSON::stringify(&v)
+            .ok()
+            .and_then(|s| s.as_string())
+            .ok_or_else(|| bad("options are not representable as JSON"))?;
+        DocStreamOptions::read(&json).map_err(|e| bad(&e.to_string()))
+    }
+
     /// The options as JSON text (`JSON.stringify` of the object given). Fields this
     /// version does not know are left alone.
     fn read(json: &str) -> Result<DocStreamOptions, serde_json::Error> {
@@ -187,14 +201,6 @@ pub(crate) fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue
     js_sys::JSON::parse(&json).map_err(|_| js_error("DS_INTERNAL", "JSON.parse failed"))
 }
 
-/// `value` as JSON text (`JSON.stringify`); an error with `code` when it has none.
-fn json_of(value: &JsValue, code: &str) -> Result<String, JsValue> {
-    js_sys::JSON::stringify(value)
-        .ok()
-        .and_then(|s| s.as_string())
-        .ok_or_else(|| js_error(code, "options are not representable as JSON"))
-}
-
 fn stream_options(options: &DocStreamOptions) -> Result<Options, JsValue> {
     let format = match options.format.as_deref() {
         None => None,
@@ -266,11 +272,7 @@ impl JsDocStream {
             JsValue,
         >,
     ) -> Result<JsDocStream, JsValue> {
-        let options = match options.filter(|v| !v.is_null() && !v.is_undefined()) {
-            None => DocStreamOptions::default(),
-            Some(v) => DocStreamOptions::read(&json_of(&v, "DS_BAD_OPTIONS")?)
-                .map_err(|e| js_error("DS_BAD_OPTIONS", &e.to_string()))?,
-        };
+        let options = DocStreamOptions::from_js(options)?;
         Ok(JsDocStream {
             inner: crate::DocStream::new(stream_options(&options)?),
             view: HtmlView::new(render_options(&options)?),
