@@ -1,18 +1,15 @@
 //! The diff view of a `file_edit`: a serialisable view object and its HTML.
 //!
-//! The line diff and the changed words inside changed lines come from the `similar`
-//! crate's algorithms (Myers for lines, Patience for the words of replaced lines, as its
-//! `TextDiff` does). They are called directly rather than through `TextDiff`, whose
-//! choice of algorithm at run time links every algorithm for every token type into the
-//! WebAssembly module (about 570 KB of code). No clock is read: no deadlines.
+//! The line diff and the changed words inside changed lines come from `imara-diff`
+//! (the diff of gitoxide and helix): Myers for lines, with git's indent heuristic
+//! choosing where an ambiguous change sits, as `git diff` shows it, and Histogram (a
+//! patience diff) for the words of replaced lines. Both run on interned tokens, so each
+//! algorithm is compiled once. No clock is read: no deadlines.
 
-use std::convert::Infallible;
-use std::hash::Hash;
 use std::ops::Range;
 
+use imara_diff::{Algorithm, Diff, InternedInput};
 use serde::Serialize;
-use similar::algorithms::{Capture, Compact, Replace, myers, patience};
-use similar::{DiffOp, DiffTag, diff_ratio, group_diff_ops};
 
 use super::escape::Markup;
 use super::labels::{Label, Locale, label};
@@ -97,20 +94,89 @@ fn strip_eol(s: &str) -> &str {
         .unwrap_or(s)
 }
 
-/// Below this share of unchanged words, a replaced run of lines gets no word marks (the
-/// lines are too different for marks to help), as `similar`'s inline changes do.
+/// Below this share of unchanged words (runs of whitespace count too), a replaced run of
+/// lines gets no word marks: the lines are too different for marks to help.
 const MIN_WORD_RATIO: f32 = 0.5;
 
-/// The diff of two token sequences as compacted ops.
-fn ops_of<T: Hash + Eq>(old: &[T], new: &[T], words: bool) -> Vec<DiffOp> {
-    let mut hook = Compact::new(Replace::new(Capture::new()), old, new);
-    let done: Result<(), Infallible> = if words {
-        patience::diff(&mut hook, old, 0..old.len(), new, 0..new.len())
+/// A changed run: the old tokens `old` became the new tokens `new` (either may be empty).
+type Change = (Range<usize>, Range<usize>);
+
+/// The changed runs between two token sequences, in order: lines by Myers, placed by the
+/// indent heuristic; words by Histogram.
+fn changes(old: &[&str], new: &[&str], lines: bool) -> Vec<Change> {
+    let mut input = InternedInput::default();
+    input.update_before(old.iter().copied());
+    input.update_after(new.iter().copied());
+    let mut diff = Diff::compute(
+        if lines {
+            Algorithm::Myers
+        } else {
+            Algorithm::Histogram
+        },
+        &input,
+    );
+    if lines {
+        diff.postprocess_lines(&input);
     } else {
-        myers::diff(&mut hook, old, 0..old.len(), new, 0..new.len())
-    };
-    let Ok(()) = done;
-    hook.into_inner().into_inner().into_ops()
+        diff.postprocess_no_heuristic(&input);
+    }
+    let range = |r: Range<u32>| r.start as usize..r.end as usize;
+    diff.hunks()
+        .map(|h| (range(h.before), range(h.after)))
+        .collect()
+}
+
+/// A piece of a hunk: `len` unchanged lines from `old` / `new`, or a change.
+#[derive(Debug, Clone, PartialEq)]
+enum Piece {
+    Same { old: usize, new: usize, len: usize },
+    Changed(Change),
+}
+
+/// The changes with `context` unchanged lines around each, as hunks: changes closer
+/// than twice the context share a hunk; longer unchanged runs are folded.
+fn hunks_of(changes: &[Change], old_len: usize, context: usize) -> Vec<Vec<Piece>> {
+    let mut hunks = Vec::new();
+    let mut hunk = Vec::new();
+    // Where the last change ended.
+    let (mut old_at, mut new_at) = (0, 0);
+    for (old, new) in changes {
+        let same = old.start - old_at;
+        if hunk.is_empty() || same > 2 * context {
+            if !hunk.is_empty() {
+                hunk.push(Piece::Same {
+                    old: old_at,
+                    new: new_at,
+                    len: context,
+                });
+                hunks.push(std::mem::take(&mut hunk));
+            }
+            let len = same.min(context);
+            hunk.push(Piece::Same {
+                old: old.start - len,
+                new: new.start - len,
+                len,
+            });
+        } else {
+            hunk.push(Piece::Same {
+                old: old_at,
+                new: new_at,
+                len: same,
+            });
+        }
+        hunk.push(Piece::Changed((old.clone(), new.clone())));
+        (old_at, new_at) = (old.end, new.end);
+    }
+    if !hunk.is_empty() {
+        let len = (old_len - old_at).min(context);
+        hunk.push(Piece::Same {
+            old: old_at,
+            new: new_at,
+            len,
+        });
+        hunks.push(hunk);
+    }
+    hunks
 }
 
 /// Splits a line into runs of whitespace and runs of anything else (byte ranges).
@@ -152,17 +218,18 @@ fn word_marks(old: &[&str], new: &[&str]) -> (Vec<LineMarks>, Vec<LineMarks>) {
     let (new_text, new_tokens, new_line) = side(new);
     let old_words: Vec<&str> = old_tokens.iter().map(|r| &old_text[r.clone()]).collect();
     let new_words: Vec<&str> = new_tokens.iter().map(|r| &new_text[r.clone()]).collect();
-    let ops = ops_of(&old_words, &new_words, true);
     let mut old_changed = vec![false; old_words.len()];
     let mut new_changed = vec![false; new_words.len()];
-    if diff_ratio(&ops, old_words.len(), new_words.len()) >= MIN_WORD_RATIO {
-        for op in &ops {
-            let (tag, o, n) = op.as_tag_tuple();
-            if tag != DiffTag::Equal {
-                old_changed[o].fill(true);
-                new_changed[n].fill(true);
-            }
-        }
+    for (o, n) in changes(&old_words, &new_words, false) {
+        old_changed[o].fill(true);
+        new_changed[n].fill(true);
+    }
+    // How alike the lines are: the share of words (and runs of whitespace) that stayed.
+    let stayed = old_changed.iter().filter(|&&changed| !changed).count();
+    let words = old_words.len() + new_words.len();
+    if words > 0 && ((2 * stayed) as f32) < MIN_WORD_RATIO * words as f32 {
+        old_changed.fill(false);
+        new_changed.fill(false);
     }
     let marks = |lines: &[&str], tokens: &[Range<usize>], line_of: &[usize], changed: &[bool]| {
         let mut starts = Vec::with_capacity(lines.len());
@@ -217,7 +284,11 @@ pub fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64
     let (old, new) = (terminate(old), terminate(new));
     let old_lines: Vec<&str> = old.split_inclusive('\n').collect();
     let new_lines: Vec<&str> = new.split_inclusive('\n').collect();
-    let groups = group_diff_ops(ops_of(&old_lines, &new_lines, false), CONTEXT_LINES);
+    let hunks_of_lines = hunks_of(
+        &changes(&old_lines, &new_lines, true),
+        old_lines.len(),
+        CONTEXT_LINES,
+    );
     let mut hunks = Vec::new();
     let (mut added, mut removed) = (0, 0);
     let mut last_old_end = 0usize;
@@ -229,37 +300,43 @@ pub fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64
             text: strip_eol(text).to_owned(),
             changed,
         };
-    for group in &groups {
-        let (Some(first), Some(last)) = (group.first(), group.last()) else {
+    for pieces in &hunks_of_lines {
+        let span = |piece: &Piece| match piece {
+            Piece::Same { old, new, len } => (*old..old + len, *new..new + len),
+            Piece::Changed((o, n)) => (o.clone(), n.clone()),
+        };
+        let (Some(first), Some(last)) = (pieces.first().map(span), pieces.last().map(span)) else {
             continue;
         };
-        let old_range = first.old_range().start..last.old_range().end;
-        let new_range = first.new_range().start..last.new_range().end;
+        let old_range = first.0.start..last.0.end;
+        let new_range = first.1.start..last.1.end;
         let mut lines = Vec::new();
-        for op in group {
-            let (tag, o, n) = op.as_tag_tuple();
-            let (old_marks, new_marks) = if tag == DiffTag::Replace {
+        for piece in pieces {
+            let (o, n) = match piece {
+                Piece::Same { old, new, len } => {
+                    for k in 0..*len {
+                        lines.push(line(
+                            LineKind::Context,
+                            Some(old + k),
+                            Some(new + k),
+                            old_lines[old + k],
+                            Vec::new(),
+                        ));
+                    }
+                    continue;
+                }
+                Piece::Changed(change) => change.clone(),
+            };
+            let (old_marks, new_marks) = if !o.is_empty() && !n.is_empty() {
                 word_marks(&old_lines[o.clone()], &new_lines[n.clone()])
             } else {
                 (vec![Vec::new(); o.len()], vec![Vec::new(); n.len()])
             };
-            if tag == DiffTag::Equal {
-                for (k, i) in o.clone().enumerate() {
-                    lines.push(line(
-                        LineKind::Context,
-                        Some(i),
-                        Some(n.start + k),
-                        old_lines[i],
-                        Vec::new(),
-                    ));
-                }
-                continue;
-            }
-            for (i, marks) in o.clone().zip(old_marks) {
+            for (i, marks) in o.zip(old_marks) {
                 removed += 1;
                 lines.push(line(LineKind::Removed, Some(i), None, old_lines[i], marks));
             }
-            for (i, marks) in n.clone().zip(new_marks) {
+            for (i, marks) in n.zip(new_marks) {
                 added += 1;
                 lines.push(line(LineKind::Added, None, Some(i), new_lines[i], marks));
             }
@@ -274,7 +351,7 @@ pub fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64
         });
         last_old_end = old_range.end;
     }
-    let folded_after = if groups.is_empty() {
+    let folded_after = if hunks_of_lines.is_empty() {
         0
     } else {
         (old_lines.len() - last_old_end) as u64
@@ -575,6 +652,77 @@ mod tests {
         let (hunks, _, _, after) = diff_texts(&old, &new, 1);
         assert_eq!(hunks[0].folded_before, 7);
         assert_eq!(after, 6);
+    }
+
+    /// The lines of each hunk as `git diff` prints them: sign and text.
+    fn signed(hunks: &[Hunk]) -> Vec<Vec<String>> {
+        let sign = |kind| match kind {
+            LineKind::Context => ' ',
+            LineKind::Added => '+',
+            LineKind::Removed => '-',
+        };
+        hunks
+            .iter()
+            .map(|h| {
+                h.lines
+                    .iter()
+                    .map(|l| format!("{}{}", sign(l.kind), l.text))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_added_function_is_shown_whole_as_git_shows_it() {
+        // As short a diff adds "fn b() {" … "" and "#[test]" after the first
+        // "#[test]" (what the minimal Myers of the `similar` crate showed); the indent
+        // heuristic places the added lines where a reader sees them, as `git diff` does.
+        let old = "x\n\n#[test]\nfn c() {\n    3\n}\n";
+        let new = "x\n\n#[test]\nfn b() {\n    2\n}\n\n#[test]\nfn c() {\n    3\n}\n";
+        let (hunks, added, removed, _) = diff_texts(old, new, 1);
+        assert_eq!((added, removed), (5, 0));
+        assert_eq!(
+            signed(&hunks),
+            [[
+                " x",
+                " ",
+                "+#[test]",
+                "+fn b() {",
+                "+    2",
+                "+}",
+                "+",
+                " #[test]",
+                " fn c() {",
+                "     3"
+            ]]
+        );
+    }
+
+    #[test]
+    fn changes_close_together_share_a_hunk() {
+        let numbers = |changed: &[usize]| -> String {
+            (0..30)
+                .map(|i| {
+                    if changed.contains(&i) {
+                        format!("line {i} changed\n")
+                    } else {
+                        format!("{i}\n")
+                    }
+                })
+                .collect()
+        };
+        let old = numbers(&[]);
+        // Six unchanged lines between two changes: one hunk; seven: two.
+        assert_eq!(diff_texts(&old, &numbers(&[5, 12]), 1).0.len(), 1);
+        let (hunks, ..) = diff_texts(&old, &numbers(&[5, 13]), 1);
+        assert_eq!(hunks.len(), 2);
+        assert_eq!((hunks[0].old_start, hunks[0].old_len), (3, 7));
+        assert_eq!((hunks[1].old_start, hunks[1].folded_before), (11, 1));
+        // A change at the very start and end: context on one side only.
+        let (hunks, _, _, after) = diff_texts(&old, &numbers(&[0, 29]), 1);
+        assert_eq!(signed(&hunks)[0][..2], ["-0", "+line 0 changed"]);
+        assert_eq!(signed(&hunks)[1][3..], ["-29", "+line 29 changed"]);
+        assert_eq!(after, 0);
     }
 
     #[test]
