@@ -7,7 +7,7 @@ use docstream::model::{
     CallStatus, Document, DocumentType, FileOperation, Meta, ResponseStatus, TodoStatus, Turn,
 };
 use docstream::render::{RenderOptions, render_conversation};
-use docstream::{DocStream, Format, Options};
+use docstream::{DocStream, Format};
 use serde_json::{Value, json};
 use support::{assert_errors_at, error_details, feed, json, lines, texts};
 
@@ -608,44 +608,11 @@ fn gemini_cli_tools_map_like_claude_codes() {
 /// Mutated fixtures never panic, with each of these formats named.
 #[test]
 fn mutated_inputs_never_panic_with_the_format_named() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut inputs = Vec::new();
-    for f in FORMATS {
-        for file in std::fs::read_dir(root.join(f.name())).unwrap() {
-            let p = file.unwrap().path();
-            if !p.to_string_lossy().contains(".expected.") {
-                inputs.push(std::fs::read(p).unwrap());
-            }
-        }
-    }
+    let inputs = support::fixture_inputs(&FORMATS);
     assert!(inputs.len() >= 12);
-    for seed in support::seeds() {
-        let mut rng = support::Rng::new(seed);
-        for input in &inputs {
-            for _ in 0..6 {
-                let mut bytes = input.clone();
-                for _ in 0..1 + rng.below(8) {
-                    let i = rng.below(bytes.len());
-                    let pool = b"{}[]\":,\n\r\\ax\xff0*+-@";
-                    bytes[i] = pool[rng.below(pool.len())];
-                }
-                let cuts = support::random_cuts(bytes.len(), seed, 32);
-                for f in FORMATS {
-                    let mut s = DocStream::new(Options {
-                        format: Some(f),
-                        ..Options::default()
-                    });
-                    let mut from = 0;
-                    for &to in &cuts {
-                        s.push(&bytes[from..to]).unwrap();
-                        from = to;
-                    }
-                    s.finish().unwrap();
-                    let _ = render_conversation(s.conversation(), &RenderOptions::default());
-                }
-            }
-        }
-    }
+    support::read_mutated(&inputs, &FORMATS, b"{}[]\":,\n\r\\ax\xff0*+-@", |s| {
+        render_conversation(s.conversation(), &RenderOptions::default());
+    });
 }
 
 /// The CLI reads each of these formats by detection, whole or from standard input.

@@ -378,16 +378,10 @@ fn format_names_parse() {
 /// No input makes the code panic: random bytes, and fixtures with bytes flipped.
 #[test]
 fn arbitrary_bytes_never_panic() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut inputs: Vec<Vec<u8>> = Vec::new();
-    for dir in std::fs::read_dir(root).unwrap() {
-        for f in std::fs::read_dir(dir.unwrap().path()).unwrap() {
-            let p = f.unwrap().path();
-            if !p.to_string_lossy().contains(".expected.") {
-                inputs.push(std::fs::read(p).unwrap());
-            }
-        }
-    }
+    let inputs: Vec<Vec<u8>> = support::fixtures()
+        .into_iter()
+        .map(|(_, path)| std::fs::read(path).unwrap())
+        .collect();
     for seed in support::seeds() {
         let mut rng = support::Rng::new(seed);
         for input in &inputs {

@@ -6,34 +6,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
-use docstream::Format;
-use support::{chunkings, feed, json};
-
-fn fixtures() -> Vec<(Format, PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut all = Vec::new();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        let name = dir.file_name().unwrap().to_str().unwrap().to_owned();
-        let format =
-            Format::parse(&name).unwrap_or_else(|_| panic!("{name}: folder is not a format name"));
-        let format = format.expect("fixtures name their format");
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            let file_name = file.file_name().unwrap().to_str().unwrap();
-            if !file_name.contains(".expected.") {
-                all.push((format, file));
-            }
-        }
-    }
-    all.sort_by(|a, b| a.1.cmp(&b.1));
-    assert!(
-        all.len() >= 10,
-        "fixtures not found under {}",
-        root.display()
-    );
-    all
-}
+use support::{chunkings, feed, fixtures, json};
 
 fn golden(path: &Path) -> PathBuf {
     let stem = path.file_stem().unwrap().to_str().unwrap();

@@ -11,27 +11,6 @@ use docstream::render::labels::Locale;
 use docstream::render::progress::progress_lines;
 use support::feed;
 
-fn fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut all = Vec::new();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        for file in std::fs::read_dir(dir.unwrap().path()).unwrap() {
-            let file = file.unwrap().path();
-            if !file
-                .file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .contains(".expected.")
-            {
-                all.push(file);
-            }
-        }
-    }
-    all.sort();
-    all
-}
-
 fn golden(path: &Path, suffix: &str) -> PathBuf {
     let stem = path.file_stem().unwrap().to_str().unwrap();
     path.with_file_name(format!("{stem}.expected{suffix}.txt"))
@@ -39,7 +18,7 @@ fn golden(path: &Path, suffix: &str) -> PathBuf {
 
 #[test]
 fn every_fixture_matches_its_progress_golden() {
-    for path in fixtures() {
+    for (_, path) in support::fixtures() {
         let stream = feed(&std::fs::read(&path).unwrap(), None, &[]);
         let en = progress_lines(stream.conversation(), Locale::En);
         assert!(

@@ -6,7 +6,6 @@ mod support;
 
 use docstream::Format;
 use docstream::model::{Conversation, Meta, ResponseStatus, Turn};
-use docstream::{DocStream, Options};
 use serde_json::json;
 use support::{assert_errors_at, error_details, feed, json, lines, texts};
 
@@ -419,7 +418,6 @@ fn a_gemini_event_with_a_field_of_the_wrong_type_is_an_error_naming_it() {
 /// mutates them with detection).
 #[test]
 fn mutated_inputs_never_panic_with_the_format_named() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
     let formats = [
         Format::AnthropicMessages,
         Format::AnthropicStream,
@@ -429,43 +427,11 @@ fn mutated_inputs_never_panic_with_the_format_named() {
         Format::ClaudeCodeStreamJson,
         Format::ClaudeCodeTranscript,
     ];
-    let mut inputs = Vec::new();
-    for f in formats {
-        let dir = root.join(f.name());
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let p = file.unwrap().path();
-            if !p.to_string_lossy().contains(".expected.") {
-                inputs.push(std::fs::read(p).unwrap());
-            }
-        }
-    }
-    for seed in support::seeds() {
-        let mut rng = support::Rng::new(seed);
-        for input in &inputs {
-            for _ in 0..6 {
-                let mut bytes = input.clone();
-                for _ in 0..1 + rng.below(8) {
-                    let i = rng.below(bytes.len());
-                    let pool = b"{}[]\":,\n\r\\ax\xff0";
-                    bytes[i] = pool[rng.below(pool.len())];
-                }
-                let cuts = support::random_cuts(bytes.len(), seed, 32);
-                for f in formats {
-                    let mut s = DocStream::new(Options {
-                        format: Some(f),
-                        ..Options::default()
-                    });
-                    let mut from = 0;
-                    for &to in &cuts {
-                        s.push(&bytes[from..to]).unwrap();
-                        from = to;
-                    }
-                    s.finish().unwrap();
-                    let _ = json(&s);
-                }
-            }
-        }
-    }
+    let inputs = support::fixture_inputs(&formats);
+    assert!(inputs.len() >= formats.len());
+    support::read_mutated(&inputs, &formats, b"{}[]\":,\n\r\\ax\xff0", |s| {
+        json(s);
+    });
 }
 
 #[test]

@@ -3,33 +3,8 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-
-use docstream::Format;
 use docstream::render::{RenderOptions, render_conversation};
-use support::{check_golden, feed};
-
-fn fixtures() -> Vec<(Format, PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut all = Vec::new();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        let name = dir.file_name().unwrap().to_str().unwrap().to_owned();
-        let Ok(Some(format)) = Format::parse(&name) else {
-            continue;
-        };
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            let file_name = file.file_name().unwrap().to_str().unwrap();
-            if !file_name.contains(".expected.") {
-                all.push((format, file));
-            }
-        }
-    }
-    all.sort_by(|a, b| a.1.cmp(&b.1));
-    assert!(!all.is_empty(), "no fixtures under {}", root.display());
-    all
-}
+use support::{check_golden, feed, fixtures};
 
 #[test]
 fn every_fixture_matches_its_html_golden() {

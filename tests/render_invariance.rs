@@ -3,34 +3,11 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-
 use docstream::render::HtmlView;
 use docstream::render::patch::PageModel;
 use docstream::render::{RenderOptions, render_conversation, render_conversation_in_pieces};
 use docstream::{DocStream, Format, Options};
-use support::chunkings;
-
-fn fixtures() -> Vec<(Format, PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let mut all = Vec::new();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        let name = dir.file_name().unwrap().to_str().unwrap().to_owned();
-        let Ok(Some(format)) = Format::parse(&name) else {
-            continue;
-        };
-        for file in std::fs::read_dir(&dir).unwrap() {
-            let file = file.unwrap().path();
-            if !file.to_str().unwrap().contains(".expected.") {
-                all.push((format, file));
-            }
-        }
-    }
-    all.sort_by(|a, b| a.1.cmp(&b.1));
-    assert!(!all.is_empty());
-    all
-}
+use support::{chunkings, fixtures};
 
 fn patched(input: &[u8], format: Format, cuts: &[usize]) -> (String, String) {
     let mut stream = DocStream::new(Options {

@@ -6,6 +6,76 @@ use std::path::{Path, PathBuf};
 use docstream::model::{Conversation, DocumentType, Meta};
 use docstream::{DocStream, Format, Options};
 
+/// Every fixture input under `tests/fixtures/<format>/` (its goldens,
+/// `<case>.expected.*`, left out), with the format its folder names, sorted by path.
+pub fn fixtures() -> Vec<(Format, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut all = Vec::new();
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        let name = dir.file_name().unwrap().to_str().unwrap().to_owned();
+        let format = Format::parse(&name)
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| panic!("{name}: folder is not a format name"));
+        for file in std::fs::read_dir(&dir).unwrap() {
+            let file = file.unwrap().path();
+            if !file
+                .file_name()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .contains(".expected.")
+            {
+                all.push((format, file));
+            }
+        }
+    }
+    all.sort_by(|a, b| a.1.cmp(&b.1));
+    assert!(
+        all.len() >= 10,
+        "fixtures not found under {}",
+        root.display()
+    );
+    all
+}
+
+/// The fixtures of these formats, read.
+pub fn fixture_inputs(formats: &[Format]) -> Vec<Vec<u8>> {
+    fixtures()
+        .into_iter()
+        .filter(|(format, _)| formats.contains(format))
+        .map(|(_, path)| std::fs::read(path).unwrap())
+        .collect()
+}
+
+/// Each input with 1–8 bytes replaced from `pool`, six times per seed, cut at random,
+/// read with each of `formats` named: `check` sees every finished stream (it must not
+/// panic; nothing else is asked).
+pub fn read_mutated(
+    inputs: &[Vec<u8>],
+    formats: &[Format],
+    pool: &[u8],
+    check: impl Fn(&DocStream),
+) {
+    for seed in seeds() {
+        let mut rng = Rng::new(seed);
+        for input in inputs {
+            for _ in 0..6 {
+                let mut bytes = input.clone();
+                for _ in 0..1 + rng.below(8) {
+                    let i = rng.below(bytes.len());
+                    bytes[i] = pool[rng.below(pool.len())];
+                }
+                let cuts = random_cuts(bytes.len(), seed, 32);
+                for &format in formats {
+                    check(&feed(&bytes, Some(format), &cuts));
+                }
+            }
+        }
+    }
+}
+
 /// `../shared` beside the project, if present.
 pub fn shared_dir() -> Option<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
