@@ -340,12 +340,7 @@ impl GeminiStream {
             if let Some(reason) = c.finish_reason {
                 self.close_call(n);
                 self.finished = true;
-                n.apply(Event::ResponseMeta {
-                    duration_ms: None,
-                    duration_api_ms: None,
-                    request_id: None,
-                    stop_reason: Some(reason),
-                });
+                n.apply(Event::stopped(Some(reason)));
             }
         }
         if let Some(u) = e.usage_metadata {

@@ -181,3 +181,16 @@ pub enum Event<'a> {
     /// An event not understood; counted and ignored.
     Unknown,
 }
+
+impl Event<'_> {
+    /// Why the model stopped, and nothing else known of the response's timings and ids
+    /// (what the provider APIs say at the end of a response).
+    pub fn stopped(reason: Option<String>) -> Self {
+        Event::ResponseMeta {
+            duration_ms: None,
+            duration_api_ms: None,
+            request_id: None,
+            stop_reason: reason,
+        }
+    }
+}

@@ -96,12 +96,7 @@ fn response(mut m: Message<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
         p,
         n,
     );
-    n.apply(Event::ResponseMeta {
-        duration_ms: None,
-        duration_api_ms: None,
-        request_id: None,
-        stop_reason,
-    });
+    n.apply(Event::stopped(stop_reason));
     if let Some(u) = usage {
         n.apply(Event::Usage(u));
     }

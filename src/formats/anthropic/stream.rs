@@ -163,12 +163,7 @@ impl Stream {
                 }
             }
             "message_delta" => {
-                n.apply(Event::ResponseMeta {
-                    duration_ms: None,
-                    duration_api_ms: None,
-                    request_id: None,
-                    stop_reason: e.delta.and_then(|d| d.stop_reason),
-                });
+                n.apply(Event::stopped(e.delta.and_then(|d| d.stop_reason)));
                 if let Some(u) = e.usage {
                     n.apply(Event::Usage(u.into()));
                 }

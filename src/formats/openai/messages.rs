@@ -187,12 +187,7 @@ impl Adapter for Messages {
         if let Some(m) = choice.message {
             assistant(m, &p, n, &mut Legacy::default());
         }
-        n.apply(Event::ResponseMeta {
-            duration_ms: None,
-            duration_api_ms: None,
-            request_id: None,
-            stop_reason: choice.finish_reason,
-        });
+        n.apply(Event::stopped(choice.finish_reason));
         if let Some(u) = top.usage {
             n.apply(Event::Usage(u.into()));
         }

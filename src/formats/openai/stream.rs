@@ -214,12 +214,7 @@ impl Stream {
             if let Some(reason) = choice.finish_reason {
                 self.complete_calls(Some(p.at), n);
                 self.finished = true;
-                n.apply(Event::ResponseMeta {
-                    duration_ms: None,
-                    duration_api_ms: None,
-                    request_id: None,
-                    stop_reason: Some(reason),
-                });
+                n.apply(Event::stopped(Some(reason)));
             }
         }
         if let Some(u) = chunk.usage {
