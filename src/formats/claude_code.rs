@@ -29,8 +29,7 @@ use super::anthropic::stream::Stream;
 use super::common::end_open_response;
 use super::cursor_cli::WireUsage;
 use super::fields::{self, Fields, Read};
-use super::{Adapter, Payload, json_error};
-use crate::error::codes;
+use super::{Adapter, Payload, json_error, or_report};
 use crate::model::Usage;
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, kind_in};
 
@@ -230,13 +229,12 @@ impl ClaudeCode {
 
 impl Adapter for ClaudeCode {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
-        let tree = match fields::parse(p.text) {
-            Ok(tree) => tree,
-            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        let Some(tree) = or_report(fields::parse(p.text), &p, n) else {
+            return;
         };
-        let mut line = match Fields::of(&tree, "the line").and_then(Line::read) {
-            Ok(line) => line,
-            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        let Some(mut line) = or_report(Fields::of(&tree, "the line").and_then(Line::read), &p, n)
+        else {
+            return;
         };
         if matches!(line.kind, "user" | "assistant") {
             let own = *self.sidechain_file.get_or_insert(line.is_sidechain);
@@ -389,12 +387,7 @@ fn result(line: Line<'_>, n: &mut dyn Sink) {
                 )
             });
         n.apply(Event::Done {
-            error: Some(ErrorInfo {
-                code: codes::AGENT_ERROR.to_owned(),
-                source: "agent".to_owned(),
-                details: message.clone(),
-                message,
-            }),
+            error: Some(ErrorInfo::agent(message)),
         });
         return;
     }

@@ -18,7 +18,6 @@ use serde_json::value::RawValue;
 
 use super::cursor_wrapper;
 use super::{Adapter, Format, Payload, parse};
-use crate::error::codes;
 use crate::model::{CallStatus, Usage};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome};
 
@@ -676,12 +675,7 @@ fn result(line: Line<'_>, n: &mut dyn Sink) {
             .or(text)
             .unwrap_or_else(|| "The agent reported an error.".to_owned());
         n.apply(Event::Done {
-            error: Some(ErrorInfo {
-                code: codes::AGENT_ERROR.to_owned(),
-                source: "agent".to_owned(),
-                details: message.clone(),
-                message,
-            }),
+            error: Some(ErrorInfo::agent(message)),
         });
         return;
     }

@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use serde_json_borrow::Value as Tree;
 
 use super::fields::{self, Fields, Read};
-use super::{Adapter, Payload, json_error};
+use super::{Adapter, Payload, or_report};
 use crate::error::codes;
 use crate::model::{CallStatus, Usage};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome};
@@ -187,13 +187,12 @@ pub(in crate::formats) struct GeminiCli {
 
 impl Adapter for GeminiCli {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
-        let tree = match fields::parse(p.text) {
-            Ok(tree) => tree,
-            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        let Some(tree) = or_report(fields::parse(p.text), &p, n) else {
+            return;
         };
-        let line = match Fields::of(&tree, "the line").and_then(Line::read) {
-            Ok(line) => line,
-            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        let Some(line) = or_report(Fields::of(&tree, "the line").and_then(Line::read), &p, n)
+        else {
+            return;
         };
         let kind = line.kind;
         if kind != Some("message") {

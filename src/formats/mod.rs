@@ -227,13 +227,18 @@ pub(crate) trait Adapter {
 
 /// Parses a payload into `T`, reporting a failure as an `error` document.
 pub(crate) fn parse<'a, T: Deserialize<'a>>(p: &Payload<'a>, n: &mut dyn Sink) -> Option<T> {
-    match crate::read_json::from_str(p.text) {
-        Ok(v) => Some(v),
-        Err(e) => {
-            n.apply(Event::Error(json_error(&e, p)));
-            None
-        }
-    }
+    or_report(crate::read_json::from_str(p.text), p, n)
+}
+
+/// What was read of payload `p`, or `None` after an `error` document saying what was
+/// wrong with it.
+pub(crate) fn or_report<T>(
+    read: Result<T, serde_json::Error>,
+    p: &Payload<'_>,
+    n: &mut dyn Sink,
+) -> Option<T> {
+    read.map_err(|e| n.apply(Event::Error(json_error(&e, p))))
+        .ok()
 }
 
 /// An `error` document's facts for a JSON parse failure at `p`.

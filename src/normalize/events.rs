@@ -45,6 +45,18 @@ pub struct ErrorInfo {
     pub details: String,
 }
 
+impl ErrorInfo {
+    /// An error the agent reported (`agent_error`), its message said as it said it.
+    pub fn agent(message: String) -> ErrorInfo {
+        ErrorInfo {
+            code: crate::error::codes::AGENT_ERROR.to_owned(),
+            source: "agent".to_owned(),
+            details: message.clone(),
+            message,
+        }
+    }
+}
+
 /// One normalised event.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event<'a> {

@@ -19,7 +19,6 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value, json};
 
 use super::{Tokens, mcp_tool_name, script_of};
-use crate::error::codes;
 use crate::formats::apply_patch::TOOL as EDIT_TOOL;
 use crate::formats::fields::{self, Fields, Read, each};
 use crate::formats::{Adapter, Payload, json_error};
@@ -205,7 +204,7 @@ impl Adapter for CodexExec {
         if let Some(error) = self.error.take() {
             let failed = (line.kind == "turn.failed").then(|| failure(&line));
             if failed.as_deref() != Some(error.as_str()) {
-                n.apply(Event::Error(agent_error(error)));
+                n.apply(Event::Error(ErrorInfo::agent(error)));
             }
         }
         if !line.kind.starts_with("item.") {
@@ -245,7 +244,7 @@ impl Adapter for CodexExec {
                 n.apply(Event::Done { error: None });
             }
             "turn.failed" => n.apply(Event::Done {
-                error: Some(agent_error(failure(&line))),
+                error: Some(ErrorInfo::agent(failure(&line))),
             }),
             "error" => {
                 self.error = Some(
@@ -270,15 +269,6 @@ fn failure(line: &Line<'_>) -> String {
         .unwrap_or_else(|| "The turn failed.".to_owned())
 }
 
-fn agent_error(message: String) -> ErrorInfo {
-    ErrorInfo {
-        code: codes::AGENT_ERROR.to_owned(),
-        source: "agent".to_owned(),
-        details: message.clone(),
-        message,
-    }
-}
-
 impl CodexExec {
     /// A line that is not JSON or not of the shape of Codex's lines.
     fn malformed(&mut self, e: &serde_json::Error, p: &Payload<'_>, n: &mut dyn Sink) {
@@ -288,7 +278,7 @@ impl CodexExec {
 
     fn flush_error(&mut self, n: &mut dyn Sink) {
         if let Some(error) = self.error.take() {
-            n.apply(Event::Error(agent_error(error)));
+            n.apply(Event::Error(ErrorInfo::agent(error)));
         }
     }
 
@@ -375,7 +365,7 @@ impl CodexExec {
                 let message = item
                     .message
                     .unwrap_or_else(|| "Codex reported an error.".to_owned());
-                n.apply(Event::Error(agent_error(message)));
+                n.apply(Event::Error(ErrorInfo::agent(message)));
             }
             _ => n.apply(Event::Unknown),
         }

@@ -30,7 +30,7 @@ use crate::error::codes;
 use crate::formats::apply_patch;
 use crate::formats::common::{end_open_response, tool_input};
 use crate::formats::fields::{self, Fields, Read, each};
-use crate::formats::{Adapter, Payload, json_error};
+use crate::formats::{Adapter, Payload, json_error, or_report};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
@@ -295,13 +295,12 @@ pub(in crate::formats) struct CodexSession {
 
 impl Adapter for CodexSession {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
-        let tree = match fields::parse(p.text) {
-            Ok(tree) => tree,
-            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        let Some(tree) = or_report(fields::parse(p.text), &p, n) else {
+            return;
         };
-        let record = match Fields::of(&tree, "the line").and_then(Record::read) {
-            Ok(record) => record,
-            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        let Some(record) = or_report(Fields::of(&tree, "the line").and_then(Record::read), &p, n)
+        else {
+            return;
         };
         let Some(payload) = record.payload else {
             return n.apply(Event::Unknown);

@@ -13,7 +13,7 @@ use serde_json_borrow::Value as Tree;
 use super::WireUsage;
 use crate::formats::common::{end_open_response, iso8601, tool_input};
 use crate::formats::fields::{self, Fields, Read, each};
-use crate::formats::{Adapter, Payload, json_error};
+use crate::formats::{Adapter, Payload, json_error, or_report};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{Event, SessionInfo, Sink, ToolOutcome};
 
@@ -159,9 +159,8 @@ pub(in crate::formats) struct Messages;
 
 impl Adapter for Messages {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
-        let tree = match fields::parse(p.text) {
-            Ok(tree) => tree,
-            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        let Some(tree) = or_report(fields::parse(p.text), &p, n) else {
+            return;
         };
         let top = match read(&tree) {
             Ok(Payloaded::History(list)) => return history(list, &p, n),

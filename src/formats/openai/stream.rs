@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::WireUsage;
 use crate::formats::common::{is_done_sentinel, iso8601, provider_error, tool_input};
 use crate::formats::fields::{self, Fields, Read, each};
-use crate::formats::{Adapter, Location, Payload, json_error};
+use crate::formats::{Adapter, Location, Payload, or_report};
 use crate::normalize::{Event, SessionInfo, Sink};
 
 struct Chunk<'v> {
@@ -154,13 +154,12 @@ impl Adapter for Stream {
             self.finished = false;
             return;
         }
-        let tree = match fields::parse(p.text) {
-            Ok(tree) => tree,
-            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        let Some(tree) = or_report(fields::parse(p.text), &p, n) else {
+            return;
         };
-        let chunk = match Fields::of(&tree, "the chunk").and_then(Chunk::read) {
-            Ok(chunk) => chunk,
-            Err(e) => return n.apply(Event::Error(json_error(&e, &p))),
+        let Some(chunk) = or_report(Fields::of(&tree, "the chunk").and_then(Chunk::read), &p, n)
+        else {
+            return;
         };
         if let Some(error) = &chunk.error {
             self.complete_calls(Some(p.at), n);
