@@ -151,10 +151,12 @@ fn check_provider(name: &str, c: &Conversation) {
     }
 }
 
-#[test]
-fn provider_streams_normalise_with_their_contents() {
-    let Some(dir) = support::shared("samples/provider-streams") else {
-        return support::skip("the recorded provider streams");
+/// The capture files of `../shared/<rel>`, sorted (at least six), or `None` after
+/// saying that `what` was skipped.
+fn captures(rel: &str, what: &str) -> Option<Vec<std::path::PathBuf>> {
+    let Some(dir) = support::shared(rel) else {
+        support::skip(what);
+        return None;
     };
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -162,6 +164,14 @@ fn provider_streams_normalise_with_their_contents() {
         .collect();
     files.sort();
     assert!(files.len() >= 6, "captures in {}", dir.display());
+    Some(files)
+}
+
+#[test]
+fn provider_streams_normalise_with_their_contents() {
+    let Some(files) = captures("samples/provider-streams", "the recorded provider streams") else {
+        return;
+    };
     for path in files {
         let name = path.file_name().unwrap().to_str().unwrap().to_owned();
         let raw = std::fs::read_to_string(&path).unwrap();
@@ -273,15 +283,9 @@ fn check_claude_code(name: &str, c: &Conversation) {
 
 #[test]
 fn claude_code_captures_normalise_with_their_contents() {
-    let Some(dir) = support::shared("samples/claude-code") else {
-        return support::skip("the Claude Code captures");
+    let Some(files) = captures("samples/claude-code", "the Claude Code captures") else {
+        return;
     };
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    assert!(files.len() >= 6, "captures in {}", dir.display());
     for path in files {
         let name = path.file_name().unwrap().to_str().unwrap().to_owned();
         let input = std::fs::read(&path).unwrap();
