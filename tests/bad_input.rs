@@ -378,3 +378,78 @@ fn invalid_utf8_is_counted_and_reported_where_it_is() {
         2
     );
 }
+
+/// Line numbers a stream gives are numbers like any other: the largest there is, as the
+/// first line of quoted code, of an edit and of a file read, renders (numbers stop
+/// at the largest rather than overflow), streamed in 16-byte chunks and at once.
+#[test]
+fn the_largest_line_number_renders_without_overflow() {
+    let max = u64::MAX;
+    let events = [
+        ("document_start", format!(r#"{{"id":"d1","type":"code_reference","sequence":1,"metadata":{{"filePath":"a.py","startLine":{max},"endLine":{max},"language":"python"}}}}"#)),
+        ("content_delta", r#"{"documentId":"d1","delta":"a = 1\nb = 2\nc = 3\n"}"#.to_owned()),
+        ("document_end", r#"{"documentId":"d1"}"#.to_owned()),
+        ("document_start", r#"{"id":"d2","type":"file_edit","sequence":2}"#.to_owned()),
+        ("tool_call_start", r#"{"documentId":"d2","toolName":"edit_file","toolCallId":"c2"}"#.to_owned()),
+        ("tool_call_arguments", r#"{"documentId":"d2","arguments":{"path":"a.py","old_string":"a\nb\n","new_string":"a\nc\n"}}"#.to_owned()),
+        ("tool_result", format!(r#"{{"documentId":"d2","result":{{"status":"success","data":{{"startLine":{max}}}}}}}"#)),
+        ("document_end", r#"{"documentId":"d2"}"#.to_owned()),
+        ("document_start", r#"{"id":"d3","type":"tool_call","sequence":3}"#.to_owned()),
+        ("tool_call_start", r#"{"documentId":"d3","toolName":"read_file","toolCallId":"c3"}"#.to_owned()),
+        ("tool_call_arguments", format!(r#"{{"documentId":"d3","arguments":{{"path":"a.py","offset":{max}}}}}"#)),
+        ("tool_result", r#"{"documentId":"d3","result":{"status":"success","data":"x\ny\nz\n"}}"#.to_owned()),
+        ("document_end", r#"{"documentId":"d3"}"#.to_owned()),
+        ("done", "{}".to_owned()),
+    ];
+    let sse: String = events
+        .iter()
+        .map(|(kind, data)| format!("event: {kind}\ndata: {data}\n\n"))
+        .collect();
+    let whole = support::feed(sse.as_bytes(), Some(Format::DocumentSse), &[]);
+    let c = whole.conversation();
+    assert_eq!(error_codes(c), Vec::<String>::new(), "{c:#?}");
+    let html = render_conversation(c, &RenderOptions::default());
+    assert!(html.contains(&max.to_string()), "{html}");
+    let mut s = DocStream::new(Options {
+        format: Some(Format::DocumentSse),
+        ..Options::default()
+    });
+    let mut view = docstream::render::HtmlView::new(RenderOptions::default());
+    for chunk in sse.as_bytes().chunks(16) {
+        s.push(chunk).unwrap();
+        let changes = s.take_changes();
+        view.update(s.conversation(), &changes);
+    }
+    s.finish().unwrap();
+}
+
+/// Token counts at the largest number there is add up without overflow (the total is
+/// the largest number), in the formats that sum them.
+#[test]
+fn the_largest_token_counts_add_up_without_overflow() {
+    let max = u64::MAX;
+    let cursor = format!(
+        "{}\n{{\"type\":\"result\",\"subtype\":\"success\",\"is_error\":false,\"result\":\"ok\",\"usage\":{{\"inputTokens\":{max},\"outputTokens\":{max}}}}}\n",
+        cursor_line("assistant", "hi")
+    );
+    let gemini = format!(
+        "data: {{\"candidates\":[{{\"content\":{{\"role\":\"model\",\"parts\":[{{\"text\":\"hi\"}}]}},\"index\":0,\"finishReason\":\"STOP\"}}],\"usageMetadata\":{{\"promptTokenCount\":{max},\"candidatesTokenCount\":{max},\"thoughtsTokenCount\":{max}}}}}\n\n"
+    );
+    for (format, input) in [
+        (Format::CursorStreamJson, cursor),
+        (Format::GeminiStream, gemini),
+    ] {
+        let s = support::feed(input.as_bytes(), Some(format), &[]);
+        let c = s.conversation();
+        let usage = c
+            .turns
+            .iter()
+            .find_map(|t| match t {
+                docstream::model::Turn::Assistant(r) => r.usage.clone(),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{format}: no usage in {c:#?}"));
+        assert_eq!(usage.total_tokens, max, "{format}");
+        render_conversation(c, &RenderOptions::default());
+    }
+}

@@ -187,7 +187,7 @@ impl From<WireUsage> for Usage {
         Usage {
             prompt_tokens: u.input,
             completion_tokens: u.output,
-            total_tokens: u.total.unwrap_or(u.input + u.output),
+            total_tokens: u.total.unwrap_or(u.input.saturating_add(u.output)),
             cache_read_tokens: u.cache_read,
             cache_write_tokens: u.cache_write,
         }

@@ -258,7 +258,9 @@ impl From<UsageMetadata> for Usage {
         Usage {
             prompt_tokens: u.prompt_token_count,
             // Reasoning counts as output, as OpenAI counts it.
-            completion_tokens: u.candidates_token_count + u.thoughts_token_count,
+            completion_tokens: u
+                .candidates_token_count
+                .saturating_add(u.thoughts_token_count),
             total_tokens: u.total_token_count,
             cache_read_tokens: u.cached_content_token_count,
             cache_write_tokens: None,

@@ -274,7 +274,8 @@ impl Normalizer {
             } => self.tool_end(call_id, name, args, outcome, duration_ms),
             Event::Usage(mut usage) => {
                 if usage.total_tokens == 0 {
-                    usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
+                    usage.total_tokens =
+                        usage.prompt_tokens.saturating_add(usage.completion_tokens);
                 }
                 let r = self.b.response_mut();
                 r.usage = Some(merge_usage(r.usage.take(), usage));
@@ -807,7 +808,7 @@ fn merge_usage(old: Option<Usage>, new: Usage) -> Usage {
 
 impl Usage {
     fn with_total(mut self, reported: u64) -> Usage {
-        self.total_tokens = reported.max(self.prompt_tokens + self.completion_tokens);
+        self.total_tokens = reported.max(self.prompt_tokens.saturating_add(self.completion_tokens));
         self
     }
 }

@@ -185,6 +185,26 @@ fn line_count(s: &str) -> u64 {
     }
 }
 
+/// The diff of `old` replaced by `new` from line `start` (a number from the stream: the
+/// last line saturates rather than overflows).
+fn diff_of(old: String, new: String, start: u64) -> Diff {
+    Diff {
+        end_line: start.saturating_add(line_count(&old) - 1),
+        old_string: old,
+        new_string: new,
+        start_line: start,
+    }
+}
+
+/// A change of the file's text: a rename when it also moves.
+fn edit_or_rename(meta: &FileEditMeta) -> FileOperation {
+    if meta.new_path.is_some() {
+        FileOperation::Rename
+    } else {
+        FileOperation::Edit
+    }
+}
+
 /// Builds the document for a tool call from what is known so far.
 ///
 /// Returns the metadata and the document's content.
@@ -386,17 +406,8 @@ fn file_edit(
         let start = data
             .and_then(|d| u64_field(d, &["startLine", "start_line"]))
             .unwrap_or(1);
-        meta.operation = if meta.new_path.is_some() {
-            FileOperation::Rename
-        } else {
-            FileOperation::Edit
-        };
-        meta.diff = Some(Diff {
-            old_string: old.to_owned(),
-            new_string: new.to_owned(),
-            start_line: start,
-            end_line: start + line_count(old) - 1,
-        });
+        meta.operation = edit_or_rename(&meta);
+        meta.diff = Some(diff_of(old.to_owned(), new.to_owned(), start));
         content = Some(new.to_owned());
     } else if let Some(edits) = field(args, &["edits"]).and_then(Value::as_array) {
         // MultiEdit: the edits in order, each old/new pair one after the other.
@@ -407,26 +418,12 @@ fn file_edit(
         }
         let (old, new) = (old.join("\n"), new.join("\n"));
         meta.operation = FileOperation::Edit;
-        meta.diff = Some(Diff {
-            end_line: line_count(&old),
-            old_string: old,
-            new_string: new.clone(),
-            start_line: 1,
-        });
+        meta.diff = Some(diff_of(old, new.clone(), 1));
         content = Some(new);
     } else if before.is_some_and(|b| !b.is_empty()) && after.is_some() {
         let (old, new) = (before.unwrap_or_default(), after.unwrap_or_default());
-        meta.operation = if meta.new_path.is_some() {
-            FileOperation::Rename
-        } else {
-            FileOperation::Edit
-        };
-        meta.diff = Some(Diff {
-            old_string: old.to_owned(),
-            new_string: new.to_owned(),
-            start_line: 1,
-            end_line: line_count(old),
-        });
+        meta.operation = edit_or_rename(&meta);
+        meta.diff = Some(diff_of(old.to_owned(), new.to_owned(), 1));
         content = Some(new.to_owned());
     } else if before == Some("") && after.is_some() {
         // The file did not exist: every line is new (the tool's diff of an empty file
@@ -464,7 +461,7 @@ fn chunked_diff(data: &Value) -> Option<(String, u64, u64)> {
     let chunks = field(data, &["diff"])
         .and_then(|d| field(d, &["chunks"]))
         .and_then(Value::as_array)?;
-    let (mut diff, mut added, mut removed) = (String::new(), 0, 0);
+    let (mut diff, mut added, mut removed) = (String::new(), 0u64, 0u64);
     for c in chunks {
         let Some(body) = str_field(c, &["diffString"]) else {
             continue;
@@ -478,8 +475,8 @@ fn chunked_diff(data: &Value) -> Option<(String, u64, u64)> {
             n(&["newLines"]).unwrap_or(0),
             body.trim_end_matches('\n')
         ));
-        added += n(&["linesAdded"]).unwrap_or(0);
-        removed += n(&["linesRemoved"]).unwrap_or(0);
+        added = added.saturating_add(n(&["linesAdded"]).unwrap_or(0));
+        removed = removed.saturating_add(n(&["linesRemoved"]).unwrap_or(0));
     }
     (!diff.is_empty()).then_some((diff, added, removed))
 }
@@ -766,6 +763,21 @@ mod tests {
         let moved = json!({"path": "a.rs", "operation": "update", "new_path": "b.rs",
             "old_string": "x", "new_string": "y"});
         assert_eq!(op(moved), (FileOperation::Rename, Some("b.rs".to_owned())));
+    }
+
+    #[test]
+    fn an_edit_at_the_last_line_number_there_is_does_not_overflow() {
+        let args = json!({"path": "a.rs", "old_string": "x\ny", "new_string": "z"});
+        let done = ToolOutcome {
+            status: CallStatus::Success,
+            data: json!({"startLine": u64::MAX}),
+        };
+        let Meta::FileEdit(m) = build("edit_file", ToolKind::Edit, "c", &args, Some(&done), None).0
+        else {
+            panic!("not a file edit");
+        };
+        let diff = m.diff.unwrap();
+        assert_eq!((diff.start_line, diff.end_line), (u64::MAX, u64::MAX));
     }
 
     #[test]

@@ -295,8 +295,8 @@ pub fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64
     let line =
         |kind, old_index: Option<usize>, new_index: Option<usize>, text: &str, changed| DiffLine {
             kind,
-            old_line: old_index.map(|i| i as u64 + start_line),
-            new_line: new_index.map(|i| i as u64 + start_line),
+            old_line: old_index.map(|i| start_line.saturating_add(i as u64)),
+            new_line: new_index.map(|i| start_line.saturating_add(i as u64)),
             text: strip_eol(text).to_owned(),
             changed,
         };
@@ -342,9 +342,9 @@ pub fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64
             }
         }
         hunks.push(Hunk {
-            old_start: old_range.start as u64 + start_line,
+            old_start: start_line.saturating_add(old_range.start as u64),
             old_len: old_range.len() as u64,
-            new_start: new_range.start as u64 + start_line,
+            new_start: start_line.saturating_add(new_range.start as u64),
             new_len: new_range.len() as u64,
             folded_before: (old_range.start - last_old_end) as u64,
             lines,

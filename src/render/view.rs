@@ -651,7 +651,7 @@ fn grow_code(c: &mut CodeView, doc: &Document, at: At, r: Render<'_>, w: &mut Pa
         let end = scan_from + nl;
         code_line(scratch, c.next_line, &text[pos..end]);
         scratch.raw("\n");
-        c.next_line += 1;
+        c.next_line = c.next_line.saturating_add(1);
         pos = end + 1;
     }
     work.rendered += scratch.len() as u64;

@@ -72,7 +72,9 @@ impl From<Tokens> for Usage {
             prompt_tokens: t.input_tokens,
             // Reasoning tokens are part of the output count.
             completion_tokens: t.output_tokens,
-            total_tokens: t.total_tokens.max(t.input_tokens + t.output_tokens),
+            total_tokens: t
+                .total_tokens
+                .max(t.input_tokens.saturating_add(t.output_tokens)),
             cache_read_tokens: (t.cached_input_tokens > 0).then_some(t.cached_input_tokens),
             cache_write_tokens: None,
         }

@@ -55,7 +55,7 @@ pub(super) fn render(doc: &Document, opts: &RenderOptions, out: &mut String) {
         for line in text[..last].split_terminator('\n') {
             code_line(out, n, line);
             out.raw("\n");
-            n += 1;
+            n = n.saturating_add(1);
         }
     });
     OPEN.wrap(out, |out| {

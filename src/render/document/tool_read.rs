@@ -17,7 +17,7 @@ pub(super) fn render(r: &ReadView<'_>, opts: &RenderOptions, out: &mut String) {
         language_class(out, r.language);
         out.raw(">");
         for (i, line) in lines.iter().enumerate() {
-            code_line(out, r.start + (from + i) as u64, line);
+            code_line(out, r.start.saturating_add((from + i) as u64), line);
             out.raw("\n");
         }
         out.raw("</code></pre>");
