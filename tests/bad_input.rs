@@ -453,3 +453,66 @@ fn the_largest_token_counts_add_up_without_overflow() {
         render_conversation(c, &RenderOptions::default());
     }
 }
+
+/// Every number outside a string in `input` replaced by `to`.
+fn numbers_replaced(input: &[u8], to: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let (mut in_string, mut escaped) = (false, false);
+    let mut i = 0;
+    while i < input.len() {
+        let b = input[i];
+        if in_string {
+            (in_string, escaped) = (escaped || b != b'"', !escaped && b == b'\\');
+        } else if b == b'"' {
+            in_string = true;
+        } else if b.is_ascii_digit()
+            || (b == b'-' && input.get(i + 1).is_some_and(u8::is_ascii_digit))
+        {
+            let end = input[i + 1..]
+                .iter()
+                .position(|c| !matches!(c, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'))
+                .map_or(input.len(), |n| i + 1 + n);
+            out.extend_from_slice(to.as_bytes());
+            i = end;
+            continue;
+        }
+        out.push(b);
+        i += 1;
+    }
+    out
+}
+
+/// Every fixture with all its numbers at an extreme (the largest and smallest integers
+/// JSON readers keep, a huge float, -1, 0) reads and renders without a panic, at once
+/// and patched after every 64-byte chunk: no arithmetic on a number from the stream
+/// overflows (the test run's debug build checks every addition).
+#[test]
+fn every_fixture_with_extreme_numbers_reads_and_renders() {
+    for (format, path) in support::fixtures() {
+        let input = std::fs::read(&path).unwrap();
+        for to in [
+            "18446744073709551615",
+            "-9223372036854775808",
+            "1e308",
+            "-1",
+            "0",
+        ] {
+            let mutated = numbers_replaced(&input, to);
+            let s = support::feed(&mutated, Some(format), &[]);
+            render_conversation(s.conversation(), &RenderOptions::default());
+            let mut s = DocStream::new(Options {
+                format: Some(format),
+                ..Options::default()
+            });
+            let mut view = docstream::render::HtmlView::new(RenderOptions::default());
+            for chunk in mutated.chunks(64) {
+                s.push(chunk).unwrap();
+                let changes = s.take_changes();
+                view.update(s.conversation(), &changes);
+            }
+            s.finish().unwrap();
+            let changes = s.take_changes();
+            view.update(s.conversation(), &changes);
+        }
+    }
+}

@@ -138,7 +138,7 @@ impl Stats<'_, '_> {
             return Some(Usage {
                 prompt_tokens: input,
                 completion_tokens: output,
-                total_tokens: self.total_tokens.unwrap_or(input + output),
+                total_tokens: self.total_tokens.unwrap_or(input.saturating_add(output)),
                 cache_read_tokens: self.cached.filter(|c| *c > 0),
                 cache_write_tokens: None,
             });
@@ -148,7 +148,7 @@ impl Stats<'_, '_> {
             models
                 .values()
                 .filter_map(|m| m.get("tokens").get(key).as_u64())
-                .sum()
+                .fold(0, u64::saturating_add)
         };
         let (prompt, candidates, thoughts) =
             (count("prompt"), count("candidates"), count("thoughts"));
@@ -156,8 +156,9 @@ impl Stats<'_, '_> {
         Some(Usage {
             prompt_tokens: prompt,
             // Reasoning counts as output, as for the Gemini API's own counts.
-            completion_tokens: candidates + thoughts,
-            total_tokens: count("total").max(prompt + candidates + thoughts),
+            completion_tokens: candidates.saturating_add(thoughts),
+            total_tokens: count("total")
+                .max(prompt.saturating_add(candidates).saturating_add(thoughts)),
             cache_read_tokens: (cached > 0).then_some(cached),
             cache_write_tokens: None,
         })
@@ -170,7 +171,7 @@ impl Stats<'_, '_> {
             .values()
             .filter_map(|m| m.get("api").get("totalLatencyMs").as_u64())
             .collect();
-        (!ms.is_empty()).then(|| ms.iter().sum())
+        (!ms.is_empty()).then(|| ms.iter().fold(0u64, |a, b| a.saturating_add(*b)))
     }
 }
 

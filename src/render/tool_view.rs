@@ -84,9 +84,11 @@ pub struct SearchView<'a> {
 impl SearchView<'_> {
     /// All matches (the files, for a listing).
     pub fn matches(&self) -> u64 {
-        self.groups
-            .as_ref()
-            .map_or(0, |g| g.iter().map(|f| f.count.max(1)).sum())
+        self.groups.as_ref().map_or(0, |g| {
+            g.iter()
+                .map(|f| f.count.max(1))
+                .fold(0, u64::saturating_add)
+        })
     }
 }
 
