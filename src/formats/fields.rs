@@ -119,6 +119,24 @@ impl<'v, 'a> Fields<'v, 'a> {
         self.typed(key, "an array", Tree::as_array)
     }
 
+    /// An array field whose elements are objects, each read by `read`.
+    pub(crate) fn list<T>(
+        self,
+        key: &str,
+        read: impl FnMut(Fields<'v, 'a>) -> Result<T, serde_json::Error>,
+    ) -> Result<Option<Vec<T>>, serde_json::Error> {
+        self.array(key)?
+            .map(|items| each(items, key, read))
+            .transpose()
+    }
+
+    /// An array field whose elements are strings.
+    pub(crate) fn strs(self, key: &str) -> Result<Option<Vec<&'v str>>, serde_json::Error> {
+        self.array(key)?
+            .map(|items| each_str(items, key))
+            .transpose()
+    }
+
     /// Any field, as an owned JSON value.
     pub(crate) fn value(self, key: &str) -> Option<serde_json::Value> {
         self.get(key).map(serde_json::Value::from)

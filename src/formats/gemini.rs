@@ -36,10 +36,7 @@ struct GeminiEvent<'v> {
 impl<'v> GeminiEvent<'v> {
     fn read(f: Fields<'v, '_>) -> Read<Self> {
         Ok(GeminiEvent {
-            candidates: match f.array("candidates")? {
-                Some(a) => each(a, "candidates", Candidate::read)?,
-                None => Vec::new(),
-            },
+            candidates: f.list("candidates", Candidate::read)?.unwrap_or_default(),
             usage_metadata: f
                 .object("usageMetadata")?
                 .map(UsageMetadata::read)
@@ -115,10 +112,7 @@ impl<'v> FunctionCall<'v> {
             id: f.string("id")?,
             name: f.string("name")?,
             args: f.value("args"),
-            partial_args: match f.array("partialArgs")? {
-                Some(a) => Some(each(a, "partialArgs", PartialArg::read)?),
-                None => None,
-            },
+            partial_args: f.list("partialArgs", PartialArg::read)?,
             will_continue: f.bool("willContinue")?.unwrap_or_default(),
         })
     }

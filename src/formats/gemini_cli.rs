@@ -78,10 +78,7 @@ impl<'v, 'a> Line<'v, 'a> {
             message: f.string("message")?,
             stats: f.object("stats")?.map(Stats::read).transpose()?,
             response: f.str("response")?,
-            warnings: match f.array("warnings")? {
-                Some(a) => Some(fields::each_str(a, "warnings")?),
-                None => None,
-            },
+            warnings: f.strs("warnings")?,
         })
     }
 }

@@ -127,7 +127,6 @@ fn changes(old: &[&str], new: &[&str], lines: bool) -> Vec<Change> {
 }
 
 /// A piece of a hunk: `len` unchanged lines from `old` / `new`, or a change.
-#[derive(Debug, Clone, PartialEq)]
 enum Piece {
     Same { old: usize, new: usize, len: usize },
     Changed(Change),

@@ -6,7 +6,7 @@ use serde_json_borrow::Value as Tree;
 
 use super::blocks::{Content, Message, Role, apply_content};
 use crate::formats::common::end_open_response;
-use crate::formats::fields::{self, Fields, Read, each};
+use crate::formats::fields::{self, Fields, Read};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::Usage;
 use crate::normalize::{Event, SessionInfo, Sink};
@@ -40,10 +40,7 @@ fn read(tree: &Tree<'_>, p: &Payload<'_>, n: &mut dyn Sink) -> Read<()> {
         return Ok(());
     }
     let f = Fields::of(tree, "the payload")?;
-    let messages = match f.array("messages")? {
-        Some(items) => Some(each(items, "messages", Message::read)?),
-        None => None,
-    };
+    let messages = f.list("messages", Message::read)?;
     let model = f.string("model")?;
     let kind = f.str("type")?;
     if let Some(list) = messages {

@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Tokens, mcp_tool_name, script_of};
 use crate::formats::apply_patch::TOOL as EDIT_TOOL;
-use crate::formats::fields::{self, Fields, Read, each};
+use crate::formats::fields::{self, Fields, Read};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::CallStatus;
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
@@ -96,10 +96,7 @@ impl<'v> Item<'v> {
             aggregated_output: f.str("aggregated_output")?,
             exit_code: f.i64("exit_code")?,
             status: f.str("status")?,
-            changes: match f.array("changes")? {
-                Some(a) => Some(each(a, "changes", Change::read)?),
-                None => None,
-            },
+            changes: f.list("changes", Change::read)?,
             server: f.str("server")?,
             tool: f.value("tool"),
             arguments: f.value("arguments"),
@@ -107,10 +104,7 @@ impl<'v> Item<'v> {
             error: f.value("error"),
             query: f.string("query")?,
             action: f.value("action"),
-            items: match f.array("items")? {
-                Some(a) => Some(each(a, "items", TodoItem::read)?),
-                None => None,
-            },
+            items: f.list("items", TodoItem::read)?,
             message: f.string("message")?,
             prompt: f.string("prompt")?,
             receiver_thread_ids: f.value("receiver_thread_ids"),

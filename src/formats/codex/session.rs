@@ -123,10 +123,7 @@ impl<'v> Item<'v> {
             kind: f.str("type")?.unwrap_or_default(),
             role: f.str("role")?,
             content: Body::read(f, "content")?,
-            summary: match f.array("summary")? {
-                Some(a) => Some(each(a, "summary", Part::read)?),
-                None => None,
-            },
+            summary: f.list("summary", Part::read)?,
             name: f.string("name")?,
             arguments: f.str("arguments")?,
             call_id: f.string("call_id")?,

@@ -37,10 +37,7 @@ impl<'v> Message<'v> {
             reasoning_content: f.str("reasoning_content")?,
             reasoning: f.get("reasoning").and_then(Tree::as_str),
             refusal: f.string("refusal")?,
-            tool_calls: match f.array("tool_calls")? {
-                Some(a) => each(a, "tool_calls", ToolCall::read)?,
-                None => Vec::new(),
-            },
+            tool_calls: f.list("tool_calls", ToolCall::read)?.unwrap_or_default(),
             function_call: f.object("function_call")?.map(Function::read).transpose()?,
             tool_call_id: f.string("tool_call_id")?,
         })
@@ -103,14 +100,8 @@ struct Top<'v> {
 impl<'v> Top<'v> {
     fn read(f: Fields<'v, '_>) -> Read<Self> {
         Ok(Top {
-            messages: match f.array("messages")? {
-                Some(a) => Some(each(a, "messages", Message::read)?),
-                None => None,
-            },
-            choices: match f.array("choices")? {
-                Some(a) => Some(each(a, "choices", Choice::read)?),
-                None => None,
-            },
+            messages: f.list("messages", Message::read)?,
+            choices: f.list("choices", Choice::read)?,
             id: f.string("id")?,
             model: f.string("model")?,
             created: f.u64("created")?,

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::WireUsage;
 use crate::formats::common::{is_done_sentinel, iso8601, provider_error, tool_input};
-use crate::formats::fields::{self, Fields, Read, each};
+use crate::formats::fields::{self, Fields, Read};
 use crate::formats::{Adapter, Location, Payload, or_report};
 use crate::normalize::{Event, SessionInfo, Sink};
 
@@ -32,10 +32,7 @@ impl<'v> Chunk<'v> {
             id: f.string("id")?,
             model: f.string("model")?,
             created: f.u64("created")?,
-            choices: match f.array("choices")? {
-                Some(a) => each(a, "choices", Choice::read)?,
-                None => Vec::new(),
-            },
+            choices: f.list("choices", Choice::read)?.unwrap_or_default(),
             usage: f.object("usage")?.map(WireUsage::read).transpose()?,
             error: f.value("error"),
         })
@@ -76,10 +73,7 @@ impl<'v> Delta<'v> {
             reasoning_content: f.str("reasoning_content")?,
             reasoning: f.get("reasoning").and_then(|r| r.as_str()),
             refusal: f.str("refusal")?,
-            tool_calls: match f.array("tool_calls")? {
-                Some(a) => each(a, "tool_calls", Piece::read)?,
-                None => Vec::new(),
-            },
+            tool_calls: f.list("tool_calls", Piece::read)?.unwrap_or_default(),
             function_call: f
                 .object("function_call")?
                 .map(FunctionPiece::read)
