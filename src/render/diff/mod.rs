@@ -15,6 +15,8 @@ use super::escape::Markup;
 use super::labels::{Label, Locale, label};
 use crate::model::{FileEditMeta, FileOperation};
 
+mod prune_cost;
+
 /// Unchanged lines kept around each change; longer unchanged runs are folded.
 pub const CONTEXT_LINES: usize = 3;
 
@@ -98,15 +100,29 @@ fn strip_eol(s: &str) -> &str {
 /// lines gets no word marks: the lines are too different for marks to help.
 const MIN_WORD_RATIO: f32 = 0.5;
 
+/// Above this many words and runs of whitespace, old and new together, a replaced run
+/// of lines gets no word marks: about 250 lines of code, more than marks help to read,
+/// and the word diff's cost (imara-diff's pruning scan, see [`prune_cost`]) stays within
+/// a thousand steps a word.
+const MAX_WORD_TOKENS: usize = 4096;
+
 /// A changed run: the old tokens `old` became the new tokens `new` (either may be empty).
 type Change = (Range<usize>, Range<usize>);
 
 /// The changed runs between two token sequences, in order: lines by Myers, placed by the
-/// indent heuristic; words by Histogram.
+/// indent heuristic; words by Histogram. Lines whose diff would cost more than their
+/// length (see [`prune_cost`]) are one replaced run between their common start and end.
 fn changes(old: &[&str], new: &[&str], lines: bool) -> Vec<Change> {
     let mut input = InternedInput::default();
     input.update_before(old.iter().copied());
     input.update_after(new.iter().copied());
+    if lines {
+        let (o, n) = prune_cost::middle(&input.before, &input.after);
+        let (before, after) = (&input.before[o.clone()], &input.after[n.clone()]);
+        if prune_cost::costs_too_much(before, after, input.interner.num_tokens()) {
+            return vec![(o, n)];
+        }
+    }
     let mut diff = Diff::compute(
         if lines {
             Algorithm::Myers
@@ -215,6 +231,9 @@ fn word_marks(old: &[&str], new: &[&str]) -> (Vec<LineMarks>, Vec<LineMarks>) {
     };
     let (old_text, old_tokens, old_line) = side(old);
     let (new_text, new_tokens, new_line) = side(new);
+    if old_tokens.len() + new_tokens.len() > MAX_WORD_TOKENS {
+        return (vec![Vec::new(); old.len()], vec![Vec::new(); new.len()]);
+    }
     let old_words: Vec<&str> = old_tokens.iter().map(|r| &old_text[r.clone()]).collect();
     let new_words: Vec<&str> = new_tokens.iter().map(|r| &new_text[r.clone()]).collect();
     let mut old_changed = vec![false; old_words.len()];
@@ -730,5 +749,61 @@ mod tests {
         assert_eq!((a, r), (1, 1));
         assert_eq!(h[0].lines[1].old_line, Some(4));
         assert_eq!(h[0].lines[2].new_line, Some(4));
+    }
+
+    /// `n` lines of `words` words each, drawn in turn from a few words.
+    fn repetitive(n: usize, words: usize, shift: usize) -> String {
+        const FEW: [&str; 5] = ["let", "x", "=", "y", "+"];
+        (0..n)
+            .map(|i| {
+                let line: Vec<&str> = (0..words)
+                    .map(|w| FEW[(i * 7 + w * 3 + shift) % FEW.len()])
+                    .collect();
+                line.join(" ") + "\n"
+            })
+            .collect()
+    }
+
+    #[test]
+    fn lines_too_costly_to_diff_are_one_replaced_run_between_common_ends() {
+        // 20,000 lines drawn from five, rotated: diffing them would cost the square of
+        // their number (see prune_cost), so they show as replaced, not as the two lines
+        // a minimal diff finds; the lines both sides start and end with stay context.
+        let middle_old = repetitive(20_000, 3, 0);
+        let middle_new = repetitive(20_000, 3, 1);
+        let old = format!("start\n{middle_old}end\n");
+        let new = format!("start\n{middle_new}end\n");
+        let (hunks, added, removed, _) = diff_texts(&old, &new, 1);
+        assert_eq!((added, removed), (20_000, 20_000));
+        assert_eq!(hunks.len(), 1);
+        let lines = &hunks[0].lines;
+        assert_eq!(
+            (lines[0].kind, lines[0].text.as_str()),
+            (LineKind::Context, "start")
+        );
+        let last = lines.last().unwrap();
+        assert_eq!((last.kind, last.text.as_str()), (LineKind::Context, "end"));
+        assert!(lines.iter().all(|l| l.changed.is_empty()));
+        // One line changed in the same input: the common ends leave little to diff.
+        let mut lines: Vec<&str> = old.lines().collect();
+        lines[10_000] = "changed";
+        let new = lines.join("\n") + "\n";
+        let (hunks, added, removed, _) = diff_texts(&old, &new, 1);
+        assert_eq!((added, removed, hunks.len()), (1, 1, 1));
+    }
+
+    #[test]
+    fn a_replaced_run_of_many_words_gets_no_word_marks() {
+        // One line of 100,000 words became another: no marks (and no cost to find them).
+        let (hunks, added, removed, _) =
+            diff_texts(&repetitive(1, 100_000, 0), &repetitive(1, 100_000, 1), 1);
+        assert_eq!((added, removed), (1, 1));
+        assert!(hunks[0].lines.iter().all(|l| l.changed.is_empty()));
+        // Just under the limit the same kind of line is marked.
+        let words = MAX_WORD_TOKENS / 4;
+        let old = repetitive(1, words, 0);
+        let new = old.replacen("x", "z", 1);
+        let (hunks, ..) = diff_texts(&old, &new, 1);
+        assert!(hunks[0].lines.iter().any(|l| !l.changed.is_empty()));
     }
 }
