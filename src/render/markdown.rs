@@ -318,6 +318,9 @@ pub fn render_markdown_into(
         }
         i += 1;
     }
+    // The parser's events are not needed past here: dropped before the table passes, a
+    // block holds two lists of its events at a time, not three.
+    drop(events);
     let out_events = aligned_by_class(drop_padding_cells(out_events));
     pulldown_cmark::html::push_html(out, out_events.into_iter());
 }
