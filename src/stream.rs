@@ -138,6 +138,7 @@ impl DocStream {
             // It ends the (only) response: nothing was cut off.
             r.normalizer.apply(Event::Done {
                 error: Some(ErrorInfo {
+                    at: None,
                     code: codes::UNKNOWN_FORMAT.to_owned(),
                     source: "stream".to_owned(),
                     message: "The input is not in a format docstream reads.".to_owned(),
@@ -521,6 +522,7 @@ impl Reader {
         let limit = self.options.limits.max_event_bytes;
         self.normalizer.conversation_mut().stats.events += 1;
         self.normalizer.apply(Event::Error(ErrorInfo {
+            at: Some(at.to_string()),
             code: codes::TOO_LARGE.to_owned(),
             source: "stream".to_owned(),
             message: format!("{what} was over the size limit and was skipped ({at})."),
@@ -531,6 +533,7 @@ impl Reader {
     fn too_deep(&mut self, at: Location) {
         let limit = self.options.limits.max_depth;
         self.normalizer.apply(Event::Error(ErrorInfo {
+            at: Some(at.to_string()),
             code: codes::TOO_DEEP.to_owned(),
             source: "stream".to_owned(),
             message: format!("JSON nested too deeply was skipped ({at})."),

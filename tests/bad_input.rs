@@ -516,3 +516,146 @@ fn every_fixture_with_extreme_numbers_reads_and_renders() {
         }
     }
 }
+
+/// The page a stream's patches build when fed in `chunk`-byte pieces.
+fn patched_page(input: &[u8], chunk: usize) -> String {
+    let mut s = DocStream::new(auto());
+    let mut view = docstream::render::HtmlView::new(RenderOptions::default());
+    let mut page = docstream::render::patch::PageModel::new();
+    let mut apply = |s: &mut DocStream| {
+        let changes = s.take_changes();
+        for p in view.update(s.conversation(), &changes) {
+            page.apply(&p);
+        }
+    };
+    for piece in input.chunks(chunk) {
+        s.push(piece).unwrap();
+        apply(&mut s);
+    }
+    s.finish().unwrap();
+    apply(&mut s);
+    let mut html = String::new();
+    page.write_html(|piece| html.push_str(piece));
+    html
+}
+
+/// Issue 34: a run of malformed lines is one error document that counts them and names
+/// the first lines, so no output outgrows its input tenfold; the prose around the run is
+/// kept, and every chunking gives the same conversation and the same page.
+#[test]
+fn a_run_of_bad_lines_is_one_error_document() {
+    let mut input = cursor_line("user", "Hi") + "\n";
+    input.push_str(&"{\n".repeat(2_000));
+    input += &(cursor_line("assistant", "Still here.") + "\n");
+    input.push_str(&"not json\n".repeat(3));
+    input += &(RESULT.to_owned() + "\n");
+    let c = every_chunking(input.as_bytes(), auto(), "two runs of bad lines");
+    assert_eq!(c.stats.bad_events, 2_003, "every bad line is counted");
+    let errors: Vec<(String, String)> = c
+        .documents()
+        .filter_map(|d| match &d.meta {
+            Meta::Error(e) => Some((e.error_code.clone(), d.text().to_owned())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (
+                "MALFORMED_JSON".to_owned(),
+                "2000 lines were not valid JSON (lines 2, 3, 4, 5, 6 …).".to_owned()
+            ),
+            (
+                "MALFORMED_JSON".to_owned(),
+                "3 lines were not valid JSON (lines 2003, 2004, 2005).".to_owned()
+            ),
+        ],
+        "{:?}",
+        &errors[..errors.len().min(3)]
+    );
+    assert!(contents(&c).contains(&(DocumentType::Text, "Still here.".to_owned())));
+    let whole = render_conversation(&c, &RenderOptions::default());
+    for chunk in [1, 7, 64] {
+        assert_eq!(
+            patched_page(input.as_bytes(), chunk),
+            whole,
+            "chunk {chunk}"
+        );
+    }
+}
+
+/// Issue 34: 1 MB of malformed lines made 199 MB of HTML and 193 MB of JSON; every
+/// output stays within ten times its input.
+#[test]
+fn output_stays_within_ten_times_the_input() {
+    let init = r#"{"type":"system","subtype":"init","session_id":"s","model":"m"}"#;
+    for bad in ["{", "x", "[1,", "{\"type\":\"assistant\",\"message\":{bad"] {
+        let mut input = init.to_owned() + "\n";
+        while input.len() < 200_000 {
+            input.push_str(bad);
+            input.push('\n');
+        }
+        let c = support::feed(input.as_bytes(), None, &[]).into_conversation();
+        let html = render_conversation(&c, &RenderOptions::default());
+        let json = serde_json::to_string_pretty(&c).unwrap();
+        let text =
+            docstream::render::progress::progress_lines(&c, docstream::render::labels::Locale::En);
+        for (what, len) in [
+            ("html", html.len()),
+            ("json", json.len()),
+            ("text", text.len()),
+        ] {
+            assert!(
+                len <= 10 * input.len(),
+                "{bad:?} lines: {what} is {len} bytes for {} bytes of input",
+                input.len()
+            );
+        }
+    }
+}
+
+/// Issue 34: a saved response whose status docstream does not know, or whose numbers
+/// came as strings, kept nothing; now every document is kept and each such value is
+/// counted as unknown (a number written as a string is read as that number).
+#[test]
+fn a_saved_response_with_an_unknown_status_or_numbers_as_strings_keeps_every_document() {
+    let input = r#"{"id":"chat_1","status":"paused","model":"m","usage":{"promptTokens":"120","completionTokens":7},
+"documents":[
+  {"id":"d1","type":"text","sequence":"1","content":"Before.","metadata":{"format":"rich"}},
+  {"id":"d2","type":"code_reference","sequence":2,"content":"fn a() {}","metadata":{"filePath":"a.rs","startLine":"12","endLine":"twelve","language":"rust"}},
+  {"id":"d3","type":"terminal_command","sequence":3,"content":"ok","metadata":{"command":"ls","exitCode":"0","duration_ms":"5","status":"cancelled"}},
+  {"id":"d4","type":"file_edit","sequence":4,"content":null,"metadata":{"filePath":"b.rs","operation":"truncate","linesAdded":"3"}},
+  {"id":"d5","type":"text","sequence":5,"content":"After.","metadata":{"format":"markdown"}}
+]}"#;
+    let got = every_chunking(
+        input.as_bytes(),
+        auto(),
+        "unknown status, numbers as strings",
+    );
+    assert_eq!(got.format.as_deref(), Some("response-json"));
+    assert!(error_codes(&got).is_empty(), "{:?}", error_codes(&got));
+    let d = docs(&got);
+    assert_eq!(d.len(), 5, "{d:#?}");
+    assert_eq!((d[0].text(), d[4].text()), ("Before.", "After."));
+    let Meta::CodeReference(code) = &d[1].meta else {
+        panic!("a code reference: {:?}", d[1])
+    };
+    assert_eq!((code.start_line, code.end_line), (12, 0));
+    let Meta::TerminalCommand(run) = &d[2].meta else {
+        panic!("a terminal run: {:?}", d[2])
+    };
+    assert_eq!((run.exit_code, run.duration_ms), (Some(0), Some(5)));
+    let usage = got
+        .turns
+        .iter()
+        .find_map(|t| match t {
+            docstream::model::Turn::Assistant(r) => r.usage.clone(),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(usage.prompt_tokens, 120);
+    // status, sequence, format, startLine, endLine, exitCode, durationMs, the call's
+    // status, operation, linesAdded, promptTokens.
+    assert_eq!(got.stats.unknown_values, 11, "{:?}", got.problems);
+    render_conversation(&got, &RenderOptions::default());
+}

@@ -342,6 +342,7 @@ pub(super) fn start(
                 doc_id: None,
             });
             n.apply(Event::Error(ErrorInfo {
+                at: None,
                 code: codes::TOOL_ERROR.to_owned(),
                 source: TOOL.to_owned(),
                 message: format!(

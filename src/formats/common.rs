@@ -56,6 +56,7 @@ pub(super) fn tool_input(
         Ok(v) => v,
         Err(e) => {
             n.apply(Event::Error(ErrorInfo {
+                at: None,
                 code: codes::INVALID_EVENT.to_owned(),
                 source: "stream".to_owned(),
                 message: format!(
@@ -90,6 +91,7 @@ pub(super) fn provider_error(error: &Value, at: &Location) -> ErrorInfo {
     let message = crate::normalize::error_message(error)
         .unwrap_or_else(|| "The provider reported an error.".to_owned());
     ErrorInfo {
+        at: None,
         code: codes::AGENT_ERROR.to_owned(),
         source: "provider".to_owned(),
         details: match kind {

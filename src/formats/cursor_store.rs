@@ -732,6 +732,7 @@ impl Run<'_> {
                 }
                 Err(e) => {
                     self.n.apply(Event::Error(ErrorInfo {
+                        at: None,
                         code: codes::MALFORMED_JSON.to_owned(),
                         source: bubble.to_owned(),
                         message: format!("The tool call's {field} in {bubble} was not valid JSON."),
@@ -766,6 +767,7 @@ impl Run<'_> {
             .map_or_else(|| bubble.to_owned(), |t| format!("{bubble}: {t}"));
         self.n.apply(Event::Done {
             error: Some(ErrorInfo {
+                at: None,
                 code: code.to_owned(),
                 source: "cursor".to_owned(),
                 message,
@@ -783,6 +785,7 @@ impl Run<'_> {
             "has no entry for it"
         };
         self.n.apply(Event::Error(ErrorInfo {
+            at: None,
             code: MISSING_BUBBLE.to_owned(),
             source: format!("bubble {id}"),
             message: format!("Bubble {id} is listed in the conversation but was not saved."),
@@ -804,6 +807,7 @@ impl Run<'_> {
 
     fn bad(&mut self, what: &str, why: &str) {
         self.n.apply(Event::Error(ErrorInfo {
+            at: None,
             code: codes::INVALID_EVENT.to_owned(),
             source: what.to_owned(),
             message: format!("{} did not have the expected shape.", capitalise(what)),

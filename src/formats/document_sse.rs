@@ -130,6 +130,7 @@ impl Adapter for DocumentSse {
                         metadata: w.metadata,
                     }),
                     None => n.apply(Event::Error(ErrorInfo {
+                        at: None,
                         code: codes::INVALID_EVENT.to_owned(),
                         source: "stream".to_owned(),
                         message: format!(
@@ -228,6 +229,7 @@ fn status_of(s: &str) -> CallStatus {
 fn agent_error(message: Option<String>, code: Option<String>) -> ErrorInfo {
     let message = message.unwrap_or_else(|| "The response failed.".to_owned());
     ErrorInfo {
+        at: None,
         code: code.unwrap_or_else(|| codes::AGENT_ERROR.to_owned()),
         source: "agent".to_owned(),
         details: message.clone(),

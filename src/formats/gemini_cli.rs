@@ -225,6 +225,7 @@ impl Adapter for GeminiCli {
 
 fn agent_error(message: &str, warning: bool) -> ErrorInfo {
     ErrorInfo {
+        at: None,
         code: if warning {
             "AGENT_WARNING"
         } else {
@@ -379,6 +380,7 @@ fn whole(line: Line<'_, '_>, n: &mut dyn Sink) {
             .or(e.kind.clone())
             .unwrap_or_else(|| "Gemini CLI reported an error.".to_owned());
         ErrorInfo {
+            at: None,
             code: codes::AGENT_ERROR.to_owned(),
             source: "agent".to_owned(),
             details: match e.kind {

@@ -255,6 +255,7 @@ pub(crate) fn json_error(e: &serde_json::Error, p: &Payload<'_>) -> ErrorInfo {
         (codes::MALFORMED_JSON, "A line was not valid JSON")
     };
     ErrorInfo {
+        at: Some(p.at.to_string()),
         code: code.to_owned(),
         source: "stream".to_owned(),
         message: format!("{message} ({}).", p.at),

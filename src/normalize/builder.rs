@@ -154,12 +154,13 @@ impl Builder {
         key
     }
 
-    /// Appends a complete document to the last turn, a response that has ended.
-    pub(crate) fn add_to_last(&mut self, content: Option<String>, meta: Meta) {
+    /// Appends a complete document to the last turn, a response that has ended (the
+    /// caller checked that it is one).
+    pub(crate) fn add_to_last(&mut self, content: Option<String>, meta: Meta) -> DocKey {
         let id = self.next_doc_id();
         let turn = self.conv.turns.len() - 1;
         let Turn::Assistant(r) = &mut self.conv.turns[turn] else {
-            return;
+            unreachable!("add_to_last is called when the last turn is a response");
         };
         let index = r.documents.len();
         r.documents.push(Document {
@@ -171,6 +172,17 @@ impl Builder {
         let key = DocKey { turn, index };
         self.changes.doc(key, DocChange::Inserted);
         self.changes.close(key);
+        key
+    }
+
+    /// True when `key` is the conversation's last document, in its last turn.
+    pub(crate) fn is_last_document(&self, key: DocKey) -> bool {
+        match self.conv.turns.last() {
+            Some(Turn::Assistant(r)) => {
+                key.turn + 1 == self.conv.turns.len() && key.index + 1 == r.documents.len()
+            }
+            _ => false,
+        }
     }
 
     /// True while a prose or code document is open.

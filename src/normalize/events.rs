@@ -35,6 +35,10 @@ pub struct ToolOutcome {
 /// A failure to show as an `error` document.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ErrorInfo {
+    /// Where in the stream, for the stream's own errors (`line 7`, `byte 120`): a run of
+    /// them with one code, one right after another, is one document that counts them
+    /// (`message` then says where with its last words, `(line 7).`).
+    pub at: Option<String>,
     /// One of [`crate::error::codes`], or the format's own code.
     pub code: String,
     /// What failed (`stream`, `line 7`, a tool name …).
@@ -49,6 +53,7 @@ impl ErrorInfo {
     /// An error the agent reported (`agent_error`), its message said as it said it.
     pub fn agent(message: String) -> ErrorInfo {
         ErrorInfo {
+            at: None,
             code: crate::error::codes::AGENT_ERROR.to_owned(),
             source: "agent".to_owned(),
             details: message.clone(),

@@ -5,6 +5,7 @@
 //! documents from their start and are rebuilt when their result comes.
 
 mod builder;
+mod error_run;
 mod events;
 mod fences;
 mod language;
@@ -28,6 +29,7 @@ use crate::model::{
     TodoChange, Turn, Usage, UserTurn, meta_from_value,
 };
 use builder::Builder;
+use error_run::{ErrorRun, is_stream_error};
 use fences::FenceSplitter;
 use subagents::Lane;
 
@@ -59,6 +61,8 @@ pub struct Normalizer {
     /// open: written when that segment ends, so that a bad line inside a fence does not
     /// close the fence.
     deferred: Vec<ErrorInfo>,
+    /// The last stream error's run, which the next one joins if nothing came between.
+    error_run: Option<ErrorRun>,
     /// The session's todo list as the last `todo_update` left it (a merging update
     /// applies to it).
     todo_list: Vec<TodoChange>,
@@ -380,6 +384,7 @@ impl Normalizer {
             ));
         }
         self.error(ErrorInfo {
+            at: None,
             code: codes::CUT_OFF.to_owned(),
             source: "stream".to_owned(),
             message: "The response was cut off.".to_owned(),
@@ -502,21 +507,42 @@ impl Normalizer {
     fn error(&mut self, info: ErrorInfo) {
         let stream_error = is_stream_error(&info.code);
         self.b.conv.stats.bad_events += u64::from(stream_error);
-        let content = Some(info.message);
+        if stream_error && self.continues_error_run(&info) {
+            return;
+        }
+        let content = Some(info.message.clone());
         let meta = Meta::Error(ErrorMeta {
-            error_code: info.code,
-            source: info.source,
-            details: info.details,
+            error_code: info.code.clone(),
+            source: info.source.clone(),
+            details: info.details.clone(),
         });
         // A bad line after a response ended (after its `result`) belongs to that
         // response: it must not open a new one, which would then be "cut off".
-        if stream_error && self.b.open.is_none() {
-            if let Some(Turn::Assistant(_)) = self.b.conv.turns.last() {
-                self.b.add_to_last(content, meta);
-                return;
+        let key = match self.b.conv.turns.last() {
+            Some(Turn::Assistant(_)) if stream_error && self.b.open.is_none() => {
+                self.b.add_to_last(content, meta)
             }
+            _ => self.b.add(None, content, meta),
+        };
+        self.error_run = ErrorRun::start(key, &info);
+    }
+
+    /// Adds a stream error to the run of the same code whose document is the last of
+    /// the conversation, updating that document; false when there is no such run.
+    fn continues_error_run(&mut self, info: &ErrorInfo) -> bool {
+        let Some(run) = self.error_run.as_mut() else {
+            return false;
+        };
+        if !self.b.is_last_document(run.key) || !run.take(info) {
+            return false;
         }
-        self.b.add(None, content, meta);
+        let (message, details) = (run.message(), run.details());
+        let doc = self.b.doc_mut(run.key);
+        doc.content = Some(message);
+        if let Meta::Error(e) = &mut doc.meta {
+            e.details = details;
+        }
+        true
     }
 
     fn count_tool(&mut self, doc_type: DocumentType) {
@@ -747,13 +773,6 @@ impl Normalizer {
         }
         self.todo_list = merged;
     }
-}
-
-fn is_stream_error(code: &str) -> bool {
-    matches!(
-        code,
-        codes::MALFORMED_JSON | codes::INVALID_EVENT | codes::TOO_LARGE | codes::TOO_DEEP
-    )
 }
 
 fn apply_info(r: &mut crate::model::Response, info: &SessionInfo) -> bool {

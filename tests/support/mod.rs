@@ -239,13 +239,15 @@ pub fn lines(values: &[serde_json::Value]) -> Vec<u8> {
         .into_bytes()
 }
 
-/// The details of every error document of `c`, in order.
+/// The details of every error of `c`, in order: a document for a run of bad lines
+/// gives a line of details for each of its first errors.
 pub fn error_details(c: &Conversation) -> Vec<String> {
     c.documents()
         .filter_map(|d| match &d.meta {
-            Meta::Error(e) => Some(e.details.clone()),
+            Meta::Error(e) => Some(e.details.lines().map(str::to_owned).collect::<Vec<_>>()),
             _ => None,
         })
+        .flatten()
         .collect()
 }
 

@@ -413,6 +413,7 @@ impl CodexSession {
                 let reason = e.reason.unwrap_or_else(|| "interrupted".to_owned());
                 n.apply(Event::Done {
                     error: Some(ErrorInfo {
+                        at: None,
                         code: codes::AGENT_ERROR.to_owned(),
                         source: "agent".to_owned(),
                         message: format!("The turn was stopped ({reason})."),
@@ -427,6 +428,7 @@ impl CodexSession {
                     .map(str::to_owned)
                     .unwrap_or_else(|| "Codex reported an error.".to_owned());
                 n.apply(Event::Error(ErrorInfo {
+                    at: None,
                     code: if e.kind == "error" {
                         codes::AGENT_ERROR
                     } else {
