@@ -26,18 +26,23 @@ pub enum ResponseStatus {
 pub struct Usage {
     /// Input tokens.
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub prompt_tokens: u64,
     /// Output tokens.
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub completion_tokens: u64,
     /// Their sum, or what the format reports.
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub total_tokens: u64,
     /// Input tokens read from a cache (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub cache_read_tokens: Option<u64>,
     /// Input tokens written to a cache (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub cache_write_tokens: Option<u64>,
 }
 
@@ -52,13 +57,16 @@ pub struct ResponseMetadata {
         rename = "duration_ms",
         skip_serializing_if = "Option::is_none"
     )]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub duration_ms: Option<u64>,
     /// Tool-backed documents in the response.
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub tool_call_count: u32,
     /// Model turns (steps of the agent loop): one, plus one for each return to the model
     /// after tool results.
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub turn_count: u32,
     /// API time, where reported (addition).
     #[serde(
@@ -66,6 +74,7 @@ pub struct ResponseMetadata {
         rename = "duration_api_ms",
         skip_serializing_if = "Option::is_none"
     )]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub duration_api_ms: Option<u64>,
     /// Why the model stopped, where reported (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -101,6 +110,7 @@ pub struct ChatResponse {
     pub created: Option<String>,
     /// Progress.
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::response_status")]
     pub status: ResponseStatus,
     /// The documents, in order.
     #[serde(default)]
@@ -154,9 +164,11 @@ pub struct Attachment {
     pub path: Option<String>,
     /// First line of a selection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub start_line: Option<u64>,
     /// Last line of a selection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub end_line: Option<u64>,
     /// The attached text, where the format carries it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -221,14 +233,18 @@ impl<'de> Deserialize<'de> for Turn {
 #[serde(rename_all = "camelCase")]
 pub struct Stats {
     /// Events (lines, SSE events, values) read.
+    #[serde(deserialize_with = "super::lenient::value")]
     pub events: u64,
     /// Events of a type not understood, ignored.
+    #[serde(deserialize_with = "super::lenient::value")]
     pub unknown_events: u64,
     /// Events that became `error` documents (malformed, oversized, too deep).
+    #[serde(deserialize_with = "super::lenient::value")]
     pub bad_events: u64,
     /// Lines before the stream that were in no format (a wrapper's banner, a shell's
     /// warning) and were skipped while the format was detected.
     #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub skipped_lines: u64,
     /// Invalid UTF-8 sequences, each shown as U+FFFD.
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -236,6 +252,7 @@ pub struct Stats {
     /// Values of a saved response docstream does not know (a new todo status, a new
     /// document type), kept as `unknown` statuses and generic documents.
     #[serde(default, skip_serializing_if = "is_zero")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub unknown_values: u64,
 }
 
@@ -256,9 +273,11 @@ pub struct Problem {
     pub message: String,
     /// 1-based line (NDJSON line, SSE line), where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub line: Option<u64>,
     /// Byte offset in the stream, where known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub offset: Option<u64>,
 }
 

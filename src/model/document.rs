@@ -142,6 +142,7 @@ impl Document {
 pub struct TextMeta {
     /// `markdown` or `plain`.
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub format: TextFormat,
 }
 
@@ -167,9 +168,11 @@ pub struct CodeReferenceMeta {
     pub file_path: String,
     /// First quoted line (1-based).
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub start_line: u64,
     /// Last quoted line.
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub end_line: u64,
     /// Language, from the file's extension where the stream does not say.
     #[serde(default)]
@@ -218,9 +221,11 @@ pub struct Diff {
     pub new_string: String,
     /// Line of the file where `oldString` starts (1-based).
     #[serde(default = "one")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub start_line: u64,
     /// Line where `oldString` ends.
     #[serde(default = "one")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub end_line: u64,
 }
 
@@ -256,6 +261,7 @@ pub struct FileEditMeta {
     pub file_path: String,
     /// What was done to it.
     #[serde(default)]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub operation: FileOperation,
     /// Language, from the extension.
     #[serde(default)]
@@ -271,9 +277,11 @@ pub struct FileEditMeta {
     pub new_path: Option<String>,
     /// Lines added, as the tool reported (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub lines_added: Option<u64>,
     /// Lines removed, as the tool reported (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub lines_removed: Option<u64>,
     /// Name of the tool that made the edit (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -283,6 +291,7 @@ pub struct FileEditMeta {
     pub tool_call_id: Option<String>,
     /// Progress of that call (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::optional_call_status")]
     pub status: Option<CallStatus>,
     /// The tool's error message when the edit failed (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -294,6 +303,7 @@ pub struct FileEditMeta {
 #[cfg_attr(feature = "wasm", derive(tsify::Tsify))]
 pub struct ToolResult {
     /// `success`, `error` or `rejected`.
+    #[serde(deserialize_with = "super::lenient::call_status")]
     pub status: CallStatus,
     /// What the tool returned, kept whole.
     #[serde(default)]
@@ -325,6 +335,7 @@ pub struct ToolCallMeta {
         rename = "duration_ms",
         skip_serializing_if = "Option::is_none"
     )]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub duration_ms: Option<u64>,
     /// Set on a generic document: one of a type docstream does not know (from a saved
     /// response), kept with this type name, its metadata as `arguments` and its content
@@ -334,6 +345,7 @@ pub struct ToolCallMeta {
     /// `no_result` when the call's turn or the stream ended before its result came;
     /// otherwise absent and the status follows the result (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::optional_call_status")]
     pub status: Option<CallStatus>,
     /// Set on a call that starts a sub-agent (Claude Code's `Task` or `Agent`, Cursor's
     /// `taskToolCall`): what it was asked, and where its run is (addition).
@@ -438,6 +450,7 @@ pub struct TerminalMeta {
     pub working_directory: Option<String>,
     /// Exit code; absent while it runs or when the tool did not say.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub exit_code: Option<i64>,
     /// Output (stdout, then stderr where the tool separates them).
     #[serde(default)]
@@ -448,6 +461,7 @@ pub struct TerminalMeta {
         rename = "duration_ms",
         skip_serializing_if = "Option::is_none"
     )]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub duration_ms: Option<u64>,
     /// Permissions the command asked for.
     #[serde(default)]
@@ -457,6 +471,7 @@ pub struct TerminalMeta {
     pub tool_call_id: Option<String>,
     /// Progress of the call (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::optional_call_status")]
     pub status: Option<CallStatus>,
     /// Run in the background (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -730,6 +745,7 @@ pub struct ThinkingMeta {
         rename = "duration_ms",
         skip_serializing_if = "Option::is_none"
     )]
+    #[serde(deserialize_with = "super::lenient::value")]
     pub duration_ms: Option<u64>,
 }
 
@@ -777,7 +793,7 @@ impl<'de> Deserialize<'de> for Document {
             id: String,
             #[serde(rename = "type")]
             doc_type: String,
-            #[serde(default)]
+            #[serde(default, deserialize_with = "super::lenient::value")]
             sequence: u32,
             #[serde(default)]
             content: Option<String>,

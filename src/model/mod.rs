@@ -4,6 +4,7 @@
 mod changes;
 mod conversation;
 mod document;
+mod lenient;
 mod tool_kind;
 pub(crate) mod unknown;
 

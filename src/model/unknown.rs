@@ -27,3 +27,17 @@ pub(crate) fn note(what: String) {
 pub(crate) fn take() -> (u64, Vec<String>) {
     NOTED.with(|n| std::mem::take(&mut *n.borrow_mut()))
 }
+
+/// A value as a note names it: its JSON, cut to about 40 characters.
+pub(crate) fn shown(v: &serde_json::Value) -> String {
+    let mut s = v.to_string();
+    if s.len() > 40 {
+        let mut end = 40;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push('…');
+    }
+    s
+}
