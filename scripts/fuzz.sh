@@ -19,7 +19,8 @@ cd "$(dirname "$0")/.."
 
 seconds=${SECONDS_PER_TARGET:-60}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(stream stream_invariance saved_response conversions)
+# Every target fuzz/Cargo.toml declares, unless some are named.
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(awk -F'"' '/^\[\[bin\]\]/ { bin = 1; next } bin && /^name = / { print $2; bin = 0 }' fuzz/Cargo.toml)
 host=$(rustc -vV | awk '/^host:/ { print $2 }')
 
 toolchain=()

@@ -55,10 +55,6 @@ done
 suite "Rust tests" cargo test --all-targets
 suite "Rust doc tests" cargo test --doc
 
-# libFuzzer over every target, time-boxed (SECONDS_PER_TARGET, 60 by default); a crash
-# fails the run and is left in fuzz/artifacts/ (see scripts/fuzz.sh).
-suite "fuzzing, ${SECONDS_PER_TARGET:-60} s per target" bash scripts/fuzz.sh
-
 suite "the JavaScript API as WebAssembly in Node" cargo test "${wasm[@]}" --test wasm_api
 suite "the JavaScript API as WebAssembly in headless Chromium" cargo test "${wasm[@]}" --test wasm_browser
 
