@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: cargo (wasm32) → wasm-bindgen --target web →
 # wasm-opt -Oz (npm binaryen) → inline.js (the wasm as base64) → every file of
-# pkg-template/ and assets/docstream.css. Three wasm modules: docstream_bg.wasm (feature
-# `wasm`, the stream and its renderers), convert_bg.wasm (feature `wasm-convert`, the
-# seed 002 conversions of `docstream/convert`) and math_bg.wasm (feature `wasm-math`,
-# TeX to MathML, which the element loads with the first formula). Prints the sizes (scripts/size.sh).
+# pkg-template/ and assets/docstream.css. Three wasm modules, a crate each:
+# docstream_bg.wasm (crates/wasm: the stream and its renderers), convert_bg.wasm
+# (crates/convert-wasm: the seed 002 conversions of `docstream/convert`) and math_bg.wasm
+# (crates/math-wasm: TeX to MathML, which the element loads with the first formula).
+# Prints the sizes (scripts/size.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
 profile=wasm-release
-raw=target/wasm32-unknown-unknown/$profile/docstream.wasm
 rm -rf pkg && mkdir -p pkg
-# One module: cargo with these features, wasm-bindgen, wasm-opt; pkg/NAME.js and pkg/NAME_bg.wasm.
+# One module: cargo builds the crate, wasm-bindgen, wasm-opt; pkg/NAME.js and pkg/NAME_bg.wasm.
 module() {
-  local name=$1 features=$2
-  cargo build --lib --profile "$profile" --target wasm32-unknown-unknown --no-default-features --features "$features"
-  wasm-bindgen "$raw" --out-dir pkg --target web --out-name "$name"
+  local name=$1 crate=$2
+  cargo build --lib --profile "$profile" --target wasm32-unknown-unknown -p "$crate"
+  wasm-bindgen "target/wasm32-unknown-unknown/$profile/${crate//-/_}.wasm" \
+    --out-dir pkg --target web --out-name "$name"
   # The classes have [Symbol.dispose](): the declarations bring the lib that types it, so
   # a project need not add esnext.disposable itself.
   sed -i '1i /// <reference lib="esnext.disposable" />' "pkg/$name.d.ts"
@@ -26,14 +27,14 @@ module() {
     --enable-sign-ext --enable-mutable-globals --enable-reference-types \
     "pkg/${name}_bg.wasm" -o "pkg/${name}_bg.wasm"
 }
-module convert wasm-convert
-module math wasm-math
-module docstream wasm
-# push() and finish(): JavaScript on write() and pull() (src/wasm/push.js says why).
-cat src/wasm/push.js >> pkg/docstream.js
+module convert docstream-convert-wasm
+module math docstream-math-wasm
+module docstream docstream-wasm
+# push() and finish(): JavaScript on write() and pull() (crates/wasm/src/push.js says why).
+cat crates/wasm/src/push.js >> pkg/docstream.js
 # Fields a snapshot always has are required in the declarations (tsify makes every
 # field a reader may omit optional).
-cargo run -q --example exact_types | node scripts/exact-types.mjs pkg/docstream.d.ts
+cargo run -q -p docstream-model --example exact_types | node scripts/exact-types.mjs pkg/docstream.d.ts
 node scripts/inline-wasm.mjs
 cp -R pkg-template/. pkg/
 cp assets/docstream.css pkg/docstream.css
@@ -66,7 +67,7 @@ node_modules/.bin/esbuild highlight/index.js --bundle --splitting --format=esm -
   --target=es2022 --outdir=pkg/highlight --entry-names='[name]' --chunk-names='[name]-[hash]' \
   --legal-comments=none --log-level=warning
 cp highlight/index.d.ts pkg/highlight/index.d.ts
-version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)
+version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)  # [workspace.package]
 sed -i "s/\"version\": \"0.0.0\"/\"version\": \"$version\"/" pkg/package.json
 
 sizes() { echo "$(wc -c < "$1") bytes, $(gzip -9c "$1" | wc -c) gzip"; }

@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
-cargo build --release --quiet
+cargo build --release --quiet -p docstream-cli
 sample=examples/cursor-session.jsonl
 out=target/demo
 mkdir -p "$out"

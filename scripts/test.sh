@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
 
-wasm=(--target wasm32-unknown-unknown --no-default-features --features wasm,wasm-convert)
+# The crates of the bindings: their tests run as WebAssembly, below.
+native=(--exclude docstream-wasm --exclude docstream-convert-wasm --exclude docstream-math-wasm)
 log=target/test-run.log
 mkdir -p target && : > "$log"
 started=$SECONDS
@@ -43,20 +44,20 @@ summary() {
 }
 trap summary EXIT
 
-suite "fmt" cargo fmt --check
-suite "clippy" cargo clippy --all-targets -- -D warnings
-suite "clippy (wasm)" cargo clippy --lib "${wasm[@]}" -- -D warnings
-# Each wasm module alone (scripts/build-wasm.sh builds them apart).
-for features in wasm wasm-convert wasm-math; do
-  suite "clippy (wasm, $features alone)" \
-    cargo clippy --lib --target wasm32-unknown-unknown --no-default-features --features "$features" -- -D warnings
-done
+suite "fmt" cargo fmt --all --check
+suite "clippy" cargo clippy --workspace --all-targets -- -D warnings
+# The bindings as they are built: each wasm module alone (scripts/build-wasm.sh builds
+# them apart), and their tests.
+suite "clippy (wasm)" cargo clippy --target wasm32-unknown-unknown --all-targets \
+  -p docstream-wasm -p docstream-convert-wasm -p docstream-math-wasm -- -D warnings
 
-suite "Rust tests" cargo test --all-targets
-suite "Rust doc tests" cargo test --doc
+# Every crate's tests (one binary a crate) and doc tests; the bindings' run below.
+suite "Rust tests" cargo test --workspace "${native[@]}"
 
-suite "the JavaScript API as WebAssembly in Node" cargo test "${wasm[@]}" --test wasm_api
-suite "the JavaScript API as WebAssembly in headless Chromium" cargo test "${wasm[@]}" --test wasm_browser
+suite "the JavaScript API as WebAssembly in Node" \
+  cargo test --target wasm32-unknown-unknown -p docstream-wasm -p docstream-convert-wasm --test api
+suite "the JavaScript API as WebAssembly in headless Chromium" \
+  cargo test --target wasm32-unknown-unknown -p docstream-wasm --test browser
 
 suite "the built package" bash scripts/build-wasm.sh
 suite "the package in Node" node tests/js/package-node.mjs

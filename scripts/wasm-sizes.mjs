@@ -1,7 +1,7 @@
 // Where the bytes of docstream_bg.wasm go: the code of each function, by name, summed
 // by crate and module, and the largest functions.
 //
-//   bash scripts/build-wasm.sh                 # builds target/…/docstream.wasm too
+//   bash scripts/build-wasm.sh                 # builds target/…/docstream_wasm.wasm too
 //   node scripts/wasm-sizes.mjs [--top N]
 //
 // The module is optimised as the package's is (wasm-bindgen, then wasm-opt -Oz) but
@@ -13,7 +13,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 const root = new URL('../', import.meta.url);
 const path = (p) => new URL(p, root).pathname;
 const top = Number(process.argv[process.argv.indexOf('--top') + 1]) || 25;
-const raw = path('target/wasm32-unknown-unknown/wasm-release/docstream.wasm');
+const raw = path('target/wasm32-unknown-unknown/wasm-release/docstream_wasm.wasm');
 const out = path('target/wasm-sizes/');
 mkdirSync(out, { recursive: true });
 execFileSync('wasm-bindgen', [raw, '--out-dir', out, '--target', 'web', '--out-name', 'docstream']);

@@ -6,10 +6,10 @@
 //! the format (0: detect it, `n`: `Format::NAMES[n - 1]`), byte 1 seeds the chunk
 //! sizes; the rest is the stream. [`with_header`] builds such an input from a file.
 
-use docstream::convert::request::{self, Dialect};
-use docstream::render::patch::PageModel;
-use docstream::render::{HtmlView, RenderOptions, render_conversation};
-use docstream::{DocStream, Format, Options};
+use docstream_convert::request::{self, Dialect};
+use docstream_core::{DocStream, Format, Options};
+use docstream_html::patch::PageModel;
+use docstream_html::{HtmlView, RenderOptions, render_conversation};
 
 /// An input for the stream targets: `format` (0 detects), chunk seed, then `bytes`.
 pub fn with_header(format: u8, seed: u8, bytes: &[u8]) -> Vec<u8> {
@@ -76,9 +76,9 @@ pub fn stream(input: &[u8]) {
         page.apply(&p);
     }
     let _ = render_conversation(s.conversation(), &RenderOptions::default());
-    let _ = docstream::render::progress::progress_lines(
+    let _ = docstream_html::progress::progress_lines(
         s.conversation(),
-        docstream::render::labels::Locale::En,
+        docstream_html::labels::Locale::En,
     );
 }
 
@@ -141,7 +141,7 @@ pub fn saved_response(input: &[u8]) {
     });
     again.push(json.as_bytes()).expect("push");
     again.finish().expect("finish");
-    let docs = |c: &docstream::model::Conversation| c.documents().count();
+    let docs = |c: &docstream_core::model::Conversation| c.documents().count();
     assert_eq!(
         docs(again.conversation()),
         docs(s.conversation()),

@@ -3,7 +3,7 @@
 // `Conversation` from the packed package, type-checked strictly. A field the types lack
 // is an excess property, a `null` where the types say optional is an error, and a field
 // typed required but missing is an error. Then the fields docstream always writes
-// (`cargo run --example exact_types`) must be required in the declarations.
+// (`cargo run -p docstream-model --example exact_types`) must be required in the declarations.
 // Needs a built pkg/ (bash scripts/build-wasm.sh).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -52,7 +52,7 @@ try {
 
   // And the fields docstream always writes are required in the declarations (not left
   // optional, as tsify types every field a reader may omit).
-  const written = JSON.parse(run('cargo', ['run', '-q', '--example', 'exact_types'], root));
+  const written = JSON.parse(run('cargo', ['run', '-q', '-p', 'docstream-model', '--example', 'exact_types'], root));
   const dts = readFileSync(join(root, 'pkg/docstream.d.ts'), 'utf8');
   const optional = [];
   for (const [type, fields] of Object.entries(written)) {

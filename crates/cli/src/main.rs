@@ -1,0 +1,550 @@
+//! `docstream`: render a transcript file from the shell.
+//!
+//! ```text
+//! docstream json [--format F] [--chunk N] FILE|-
+//! docstream html [--format F] [--chunk N] [--locale en|de] FILE|-
+//! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
+//! docstream convert --to openai|anthropic FILE|-
+//! docstream list [--json] PATH
+//! docstream json|html --conversation ID PATH
+//! docstream export --out DIR PATH
+//! ```
+//!
+//! `list`, `export` and `--conversation` read stores (Cursor's `state.vscdb`, Claude
+//! Code's `projects/` folder, folders of transcripts) through [`docstream_library`].
+
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+use docstream_convert::request::{self, Dialect};
+use docstream_core::{DocStream, Format, Options};
+use docstream_html::HtmlView;
+use docstream_html::labels::Locale;
+use docstream_html::patch::PageModel;
+use docstream_html::{RenderOptions, page, progress, render_conversation};
+
+const USAGE: &str =
+    "usage: docstream json|html|text [--format FORMAT] [--chunk N] [--locale en|de] [--no-highlight] FILE|-
+       docstream convert --to openai|anthropic FILE|-
+       docstream list [--json] PATH
+       docstream json|html --conversation ID PATH
+       docstream export --out DIR PATH
+
+  json        print the normalised conversation as JSON
+  html        write a standalone HTML page
+  text        print one progress line per agent action
+  convert     convert a message history (an array, or an object with \"messages\")
+              between the Anthropic and the OpenAI form; prints JSON
+  --to        the form to convert to: openai or anthropic
+  list        list the conversations of a store or folder: a Cursor state.vscdb,
+              a Claude Code projects/ folder (or one project's), a folder of
+              transcripts; id, date, counts, title (--json: every field as JSON)
+  --conversation ID
+              json/html: the conversation ID of the store PATH (ids from list)
+  export      write a static site of every conversation of PATH to --out DIR:
+              index.html with search, one page per conversation
+  --locale    language of labels: en (default) or de
+  --no-highlight
+              html: leave the code uncoloured (colouring reads about
+              1.5 MB of code a second)
+  --format    one of: auto (default), ";
+
+/// Why the CLI stops: each has its exit code.
+enum Failure {
+    /// `--help`: usage on stdout, exit 0.
+    Help,
+    /// `--version`: the version on stdout, exit 0.
+    Version,
+    /// A wrong command line: message and usage on stderr, exit 2.
+    Usage(String),
+    /// Anything else (unreadable or unrecognised input): message on stderr, exit 1.
+    Failed(String),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Failed(message)
+    }
+}
+
+struct Args {
+    command: String,
+    format: Option<Format>,
+    chunk: Option<usize>,
+    locale: Locale,
+    to: Option<Dialect>,
+    input: String,
+    conversation: Option<String>,
+    out: Option<String>,
+    json: bool,
+    /// Colour the code of HTML pages.
+    highlight: bool,
+}
+
+fn usage() -> String {
+    format!(
+        "{USAGE}{}\n  --chunk N   feed the input in N-byte chunks\n  FILE|-      a transcript, or - for standard input",
+        Format::NAMES.join(", ")
+    )
+}
+
+fn parse_args() -> Result<Args, Failure> {
+    parse_args_inner().map_err(|e| match e {
+        Failure::Failed(m) => Failure::Usage(m),
+        other => other,
+    })
+}
+
+fn parse_args_inner() -> Result<Args, Failure> {
+    use lexopt::prelude::*;
+    let mut parser = lexopt::Parser::from_env();
+    let (mut command, mut format, mut chunk, mut input) = (None, None, None, None);
+    let mut locale = Locale::En;
+    let mut to = None;
+    let (mut conversation, mut out, mut json) = (None, None, false);
+    let mut highlight = true;
+    while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
+        match arg {
+            Long("format") => {
+                let name = parser
+                    .value()
+                    .map_err(|e| e.to_string())?
+                    .string()
+                    .map_err(|e| e.to_string())?;
+                format = Format::parse(&name).map_err(|e| e.to_string())?;
+            }
+            Long("chunk") => {
+                let n: usize = parser
+                    .value()
+                    .map_err(|e| e.to_string())?
+                    .parse()
+                    .map_err(|e| format!("--chunk: {e}"))?;
+                if n == 0 {
+                    return Err("--chunk must be at least 1".to_owned().into());
+                }
+                chunk = Some(n);
+            }
+            Long("locale") => {
+                let name = parser
+                    .value()
+                    .map_err(|e| e.to_string())?
+                    .string()
+                    .map_err(|e| e.to_string())?;
+                locale =
+                    Locale::parse(&name).ok_or_else(|| format!("--locale: unknown {name:?}"))?;
+            }
+            Long("to") => {
+                let name = parser
+                    .value()
+                    .map_err(|e| e.to_string())?
+                    .string()
+                    .map_err(|e| e.to_string())?;
+                to = Some(Dialect::parse(&name).ok_or_else(|| {
+                    format!("--to: unknown form {name:?}; use openai or anthropic")
+                })?);
+            }
+            Long("conversation") => {
+                conversation = Some(
+                    parser
+                        .value()
+                        .map_err(|e| e.to_string())?
+                        .string()
+                        .map_err(|e| e.to_string())?,
+                );
+            }
+            Long("out") => {
+                out = Some(
+                    parser
+                        .value()
+                        .map_err(|e| e.to_string())?
+                        .string()
+                        .map_err(|e| e.to_string())?,
+                );
+            }
+            Long("json") => json = true,
+            Long("no-highlight") => highlight = false,
+            Long("help") | Short('h') => return Err(Failure::Help),
+            Long("version") | Short('V') => return Err(Failure::Version),
+            Value(v) if command.is_none() => command = Some(v.string().map_err(|e| e.to_string())?),
+            Value(v) if input.is_none() => input = Some(v.string().map_err(|e| e.to_string())?),
+            other => return Err(other.unexpected().to_string().into()),
+        }
+    }
+    let command = command.ok_or_else(|| format!("missing command\n{}", usage()))?;
+    if command == "help" {
+        return Err(Failure::Help);
+    }
+    if !matches!(
+        command.as_str(),
+        "json" | "html" | "text" | "convert" | "list" | "export"
+    ) {
+        return Err(format!("unknown command {command:?}\n{}", usage()).into());
+    }
+    if command == "convert" && to.is_none() {
+        return Err(format!("convert needs --to openai or --to anthropic\n{}", usage()).into());
+    }
+    if command != "convert" && to.is_some() {
+        return Err(format!("--to is an option of convert only\n{}", usage()).into());
+    }
+    if command == "export" && out.is_none() {
+        return Err(format!("export needs --out DIR\n{}", usage()).into());
+    }
+    if conversation.is_some() && !matches!(command.as_str(), "json" | "html") {
+        return Err(format!("--conversation is an option of json and html\n{}", usage()).into());
+    }
+    let input =
+        input.ok_or_else(|| format!("missing FILE (or - for standard input)\n{}", usage()))?;
+    Ok(Args {
+        command,
+        format,
+        chunk,
+        locale,
+        to,
+        input,
+        conversation,
+        out,
+        json,
+        highlight,
+    })
+}
+
+fn read_input(path: &str) -> Result<Vec<u8>, String> {
+    if path == "-" {
+        let mut bytes = Vec::new();
+        io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+        return Ok(bytes);
+    }
+    std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
+}
+
+/// The input's name for messages.
+fn display_name(path: &str) -> &str {
+    if path == "-" { "standard input" } else { path }
+}
+
+/// Bytes read from the input at a time: the input is never held whole, so memory is
+/// the conversation and its output.
+const READ_SIZE: usize = 64 << 10;
+
+/// Reads the input into the stream (in `chunk`-byte pushes when given), returning
+/// the byte count and whether it looked binary (a NUL byte in its first 8 KiB).
+fn read_into(
+    path: &str,
+    chunk: Option<usize>,
+    stream: &mut DocStream,
+    mut each: impl FnMut(&mut DocStream),
+) -> Result<(u64, bool), String> {
+    let name = display_name(path);
+    let mut reader: Box<dyn Read> = if path == "-" {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(path).map_err(|e| format!("cannot read {name}: {e}"))?)
+    };
+    let mut buf = vec![0u8; READ_SIZE];
+    let (mut total, mut binary) = (0u64, false);
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(format!("cannot read {name}: {e}")),
+        };
+        if total < 8192 {
+            let head = &buf[..n.min(8192 - total as usize)];
+            binary |= head.contains(&0);
+        }
+        total += n as u64;
+        for piece in buf[..n].chunks(chunk.unwrap_or(n)) {
+            stream.push(piece).map_err(|e| e.to_string())?;
+            each(stream);
+        }
+    }
+    Ok((total, binary))
+}
+
+/// What docstream expects, for messages about input it cannot read.
+fn expected() -> String {
+    format!(
+        "expected a transcript: Server-Sent Events, NDJSON lines or a JSON value in one of the formats {}",
+        Format::NAMES.join(", ")
+    )
+}
+
+/// One line on what was read with problems, or `None` when nothing went wrong.
+fn summary(name: &str, c: &docstream_model::Conversation) -> Option<String> {
+    let s = &c.stats;
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut parts = Vec::new();
+    if s.bad_events > 0 {
+        parts.push(plural(
+            s.bad_events,
+            "malformed or oversized event (an error document)",
+            "malformed or oversized events (error documents)",
+        ));
+    }
+    if s.skipped_lines > 0 {
+        parts.push(plural(
+            s.skipped_lines,
+            "line skipped before the stream",
+            "lines skipped before the stream",
+        ));
+    }
+    if s.invalid_utf8 > 0 {
+        parts.push(plural(
+            s.invalid_utf8,
+            "invalid UTF-8 sequence",
+            "invalid UTF-8 sequences",
+        ));
+    }
+    if s.unknown_values > 0 {
+        parts.push(plural(s.unknown_values, "unknown value", "unknown values"));
+    }
+    if s.unknown_events > 0 {
+        parts.push(plural(
+            s.unknown_events,
+            "event not understood",
+            "events not understood",
+        ));
+    }
+    let cut_off = c.documents().any(|d| {
+        matches!(&d.meta, docstream_model::Meta::Error(e) if e.error_code == docstream_core::error::codes::CUT_OFF)
+    });
+    if cut_off {
+        parts.push("the stream was cut off".to_owned());
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{name}: read {} ({}); {}",
+        plural(s.events, "event", "events"),
+        c.format.as_deref().unwrap_or("?"),
+        parts.join(", ")
+    ))
+}
+
+fn run() -> Result<(), Failure> {
+    let args = parse_args()?;
+    if args.command == "list" || args.command == "export" || args.conversation.is_some() {
+        return Ok(store(&args)?);
+    }
+    if let Some(to) = args.to {
+        let bytes = read_input(&args.input)?;
+        return Ok(convert(&bytes, to, &args.input)?);
+    }
+    let name = display_name(&args.input);
+    let mut stream = DocStream::new(Options {
+        format: args.format,
+        ..Options::default()
+    });
+    let options = RenderOptions {
+        locale: args.locale,
+        ..RenderOptions::default()
+    };
+    // With --chunk, the html page is built by applying the renderer's patches.
+    let mut view = HtmlView::new(options.clone());
+    let mut page_model = PageModel::new();
+    let incremental = args.command == "html" && args.chunk.is_some();
+    let mut apply = |stream: &mut DocStream| {
+        if incremental {
+            let changes = stream.take_changes();
+            for p in view.update(stream.conversation(), &changes) {
+                page_model.apply(&p);
+            }
+        }
+    };
+    let (total, binary) = read_into(&args.input, args.chunk, &mut stream, &mut apply)?;
+    stream.finish().map_err(|e| e.to_string())?;
+    apply(&mut stream);
+    // The page model holds the page now: the view's caches go before the page is written.
+    drop(view);
+    if total == 0 {
+        return Err(format!("{name} is empty; {}", expected()).into());
+    }
+    if stream.format().is_none() {
+        let what = if binary {
+            "looks like binary data"
+        } else {
+            "is not in a format docstream reads"
+        };
+        return Err(format!("{name} {what}; {}", expected()).into());
+    }
+    let conversation = stream.conversation();
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let w = |e: io::Error| Failure::Failed(format!("cannot write the output: {e}"));
+    match args.command.as_str() {
+        "html" => {
+            let title = if args.input == "-" {
+                "docstream"
+            } else {
+                &args.input
+            };
+            if incremental {
+                // A turn at a time: the page model is the only whole copy of the page.
+                let mut result = Ok(());
+                write_page(&mut out, title, options.locale, |out| {
+                    page_model.write_html(|piece| {
+                        if result.is_ok() {
+                            result = out.write_all(page::dressed(piece, args.highlight).as_bytes());
+                        }
+                    });
+                    result
+                })
+                .map_err(w)?;
+            } else {
+                let body = render_conversation(conversation, &options);
+                write_page(&mut out, title, options.locale, |out| {
+                    out.write_all(page::dressed(&body, args.highlight).as_bytes())
+                })
+                .map_err(w)?;
+            }
+        }
+        "text" => {
+            let text = progress::progress_lines(conversation, args.locale);
+            out.write_all(text.as_bytes()).map_err(w)?;
+        }
+        _ => {
+            serde_json::to_writer_pretty(&mut out, conversation)
+                .map_err(|e| Failure::Failed(e.to_string()))?;
+            writeln!(out).map_err(w)?;
+        }
+    }
+    out.flush().map_err(w)?;
+    if let Some(line) = summary(name, conversation) {
+        eprintln!("docstream: {line}");
+    }
+    Ok(())
+}
+
+/// Writes the standalone page, as [`page::wrap_page`] makes it, around the body that
+/// `body` writes, without a second copy of the body in memory.
+fn write_page<W: Write>(
+    out: &mut W,
+    title: &str,
+    locale: Locale,
+    body: impl FnOnce(&mut W) -> io::Result<()>,
+) -> io::Result<()> {
+    let shell = page::wrap_page("", title, locale);
+    let at = shell.rfind("</body>").unwrap_or(shell.len());
+    out.write_all(&shell.as_bytes()[..at])?;
+    body(out)?;
+    out.write_all(&shell.as_bytes()[at..])
+}
+
+/// `list`, `export`, and `json|html --conversation`: glue over `docstream_library`.
+fn store(args: &Args) -> Result<(), String> {
+    use docstream_library::store::Library;
+    let path = std::path::Path::new(&args.input);
+    let mut library = Library::open(path).map_err(|e| e.to_string())?;
+    let options = RenderOptions {
+        locale: args.locale,
+        ..RenderOptions::default()
+    };
+    let mut out = io::stdout().lock();
+    let w = |e: io::Error| e.to_string();
+    match (args.command.as_str(), &args.conversation) {
+        ("list", _) => {
+            library.index(|_, _, _| {});
+            if args.json {
+                serde_json::to_writer_pretty(&mut out, library.entries())
+                    .map_err(|e| e.to_string())?;
+                return writeln!(out).map_err(w);
+            }
+            for e in library.entries() {
+                let date = e.created.as_deref().unwrap_or("-");
+                let title = match &e.error {
+                    Some(err) => format!("{} — error: {err}", e.title),
+                    None => e.title.clone(),
+                };
+                writeln!(
+                    out,
+                    "{}\t{}\t{}\t{} messages\t{} tools\t{}",
+                    e.id,
+                    date.get(..19).unwrap_or(date),
+                    e.agent.label(),
+                    e.messages,
+                    e.tools,
+                    title
+                )
+                .map_err(w)?;
+            }
+            Ok(())
+        }
+        ("export", _) => {
+            let dir = std::path::Path::new(args.out.as_deref().unwrap_or("."));
+            let title = format!("Conversations of {}", args.input);
+            let done = library
+                .export(dir, &title, options)
+                .map_err(|e| e.to_string())?;
+            eprintln!(
+                "docstream: wrote {} conversation pages{} to {}",
+                done.pages,
+                if done.errors > 0 {
+                    format!(
+                        " ({} entries could not be read; listed with their errors)",
+                        done.errors
+                    )
+                } else {
+                    String::new()
+                },
+                dir.join("index.html").display()
+            );
+            Ok(())
+        }
+        (command, Some(id)) => {
+            let conversation = library.read(id).map_err(|e| e.to_string())?;
+            if command == "html" {
+                let title = library
+                    .entries()
+                    .iter()
+                    .find(|e| &e.id == id)
+                    .map_or(id.as_str(), |e| e.title.as_str());
+                let html = page::render_page(&conversation, title, &options);
+                return out
+                    .write_all(page::dressed(&html, args.highlight).as_bytes())
+                    .map_err(w);
+            }
+            serde_json::to_writer_pretty(&mut out, &conversation).map_err(|e| e.to_string())?;
+            writeln!(out).map_err(w)
+        }
+        _ => unreachable!("run() sends only list, export and --conversation here"),
+    }
+}
+
+/// `docstream convert`: a message history from one form to the other, as JSON.
+fn convert(bytes: &[u8], to: Dialect, name: &str) -> Result<(), String> {
+    let name = if name == "-" { "standard input" } else { name };
+    let input: serde_json::Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("{name} is not JSON: {e}"))?;
+    let output = request::convert(&input, to).map_err(|e| format!("{name}: {e}"))?;
+    let mut out = io::stdout().lock();
+    serde_json::to_writer_pretty(&mut out, &output).map_err(|e| e.to_string())?;
+    writeln!(out).map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Help) => {
+            println!("{}", usage());
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Version) => {
+            println!("docstream {}", env!("CARGO_PKG_VERSION"));
+            ExitCode::SUCCESS
+        }
+        Err(Failure::Usage(message)) => {
+            eprintln!("docstream: {message}");
+            if !message.contains("usage:") {
+                eprintln!("Try 'docstream --help'.");
+            }
+            ExitCode::from(2)
+        }
+        Err(Failure::Failed(message)) => {
+            eprintln!("docstream: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! The CLI reads each agent format by detection, whole or from standard input.
+
+use serde_json::Value;
+
+/// The CLI reads each of these formats by detection, whole or from standard input.
+#[test]
+fn the_cli_reads_every_agent_format() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let root =
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures");
+    for (format, file) in [
+        ("codex-exec-json", "session.jsonl"),
+        ("codex-session", "session.jsonl"),
+        ("gemini-cli-stream-json", "session.jsonl"),
+        ("gemini-cli-json", "response.json"),
+    ] {
+        let path = root.join(format).join(file);
+        let out = Command::new(env!("CARGO_BIN_EXE_docstream"))
+            .args(["json", "--chunk", "7"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let conversation: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(conversation["format"], format);
+        let stem = file.split('.').next().unwrap();
+        let golden =
+            std::fs::read_to_string(path.with_file_name(format!("{stem}.expected.json"))).unwrap();
+        assert_eq!(
+            conversation,
+            serde_json::from_str::<Value>(&golden).unwrap(),
+            "{format}"
+        );
+
+        let mut child = Command::new(env!("CARGO_BIN_EXE_docstream"))
+            .args(["text", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(&std::fs::read(&path).unwrap())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        // One progress line per action; the `json` output has none.
+        assert_eq!(
+            out.stdout.is_empty(),
+            format == "gemini-cli-json",
+            "{format}: progress lines"
+        );
+    }
+}

@@ -1,0 +1,9 @@
+//! The tests of this crate, one binary (a module a file).
+
+mod boundaries;
+mod fixtures;
+mod provider_formats;
+mod provider_samples;
+mod samples;
+mod seed_003;
+mod sse_vectors;

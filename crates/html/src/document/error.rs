@@ -1,0 +1,24 @@
+//! `error`: what failed, where, and the details.
+
+use super::l;
+use crate::RenderOptions;
+use crate::escape::Markup;
+use crate::labels::Label;
+use docstream_model::{Document, ErrorMeta};
+
+pub(super) fn render(doc: &Document, meta: &ErrorMeta, opts: &RenderOptions, out: &mut String) {
+    out.raw("<div class=\"ds-error-header\"><span class=\"ds-error-code\">")
+        .text(&meta.error_code)
+        .raw("</span> <span class=\"ds-error-source\">")
+        .text(l(opts, Label::Source))
+        .raw(" ")
+        .text(&meta.source)
+        .raw("</span></div>\n<div class=\"ds-error-message\">")
+        .text(doc.text())
+        .raw("</div>\n");
+    if !meta.details.is_empty() {
+        out.raw("<pre class=\"ds-error-details\" tabindex=\"0\">")
+            .text(&meta.details)
+            .raw("</pre>\n");
+    }
+}

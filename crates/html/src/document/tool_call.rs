@@ -1,0 +1,244 @@
+//! `tool_call`: any tool without a document type of its own, in the view of its kind
+//! ([`tool_view`]): a header with a human label and a one-line summary ("Read
+//! src/main.rs (40 lines)"), the arguments, and the result — a file's text, matches
+//! grouped by file, web links, or for MCP and unknown tools the arguments as a
+//! key–value list and the result as text or folded JSON.
+
+use serde_json::Value;
+
+use super::{duration_span, fold_text, l, status_badge, tool_read, tool_search, tool_web};
+use crate::RenderOptions;
+use crate::escape::Markup;
+use crate::json::push_json_pretty;
+use crate::labels::Label;
+use crate::markdown::{MarkdownOptions, Slugs, render_markdown_into};
+use crate::parts::{Part, Slot};
+use crate::progress::headline;
+use crate::terminal::strip_ansi;
+use crate::tool_call::summarize_arguments;
+use crate::tool_view::{ToolView, tool_view};
+use docstream_core::normalize::error_message;
+use docstream_model::{CallStatus, Document, ToolCallMeta};
+
+pub(super) const PARTS: &[Part] = &[Part::Head, Part::Args, Part::Result];
+
+const HEAD: Slot = Slot {
+    part: Part::Head,
+    tag: "div",
+    class: "ds-tool-header",
+};
+
+const ARGS: Slot = Slot {
+    part: Part::Args,
+    tag: "div",
+    class: "ds-tool-args-part",
+};
+
+const RESULT: Slot = Slot {
+    part: Part::Result,
+    tag: "div",
+    class: "ds-tool-result-part",
+};
+
+/// The opening tag of the element that holds a sub-agent's run (its turn), between the
+/// prompt and the answer; it is not a part: patches insert the run's turn into it.
+pub const SUBAGENT_RUN_OPEN: &str = "<div class=\"ds-subagent-run\">";
+
+pub(super) fn render(
+    doc: &Document,
+    meta: &ToolCallMeta,
+    opts: &RenderOptions,
+    out: &mut String,
+    run: &mut dyn FnMut(&mut String),
+) {
+    for slot in [HEAD, ARGS] {
+        slot.wrap(out, |out| part(doc, meta, slot.part, opts, out));
+        out.raw("\n");
+    }
+    if meta.subagent.is_some() {
+        out.raw(SUBAGENT_RUN_OPEN);
+        run(out);
+        out.raw("</div>\n");
+    }
+    RESULT.wrap(out, |out| part(doc, meta, Part::Result, opts, out));
+    out.raw("\n");
+}
+
+pub(super) fn part(
+    doc: &Document,
+    m: &ToolCallMeta,
+    part: Part,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
+    let view = tool_view(m);
+    match part {
+        Part::Head => head(doc, m, &view, opts, out),
+        Part::Args => match &view {
+            ToolView::Generic(g) => arguments(g.arguments, opts, out),
+            ToolView::Subagent(v) => {
+                if let Some(prompt) = v.prompt {
+                    out.raw("<details class=\"ds-subagent-prompt\"><summary>")
+                        .text(l(opts, Label::Prompt))
+                        .raw("</summary>");
+                    markdown(prompt, &doc.id, "prompt", opts, out);
+                    out.raw("</details>");
+                }
+            }
+            _ => {}
+        },
+        Part::Result => {
+            let Some(result) = &m.result else { return };
+            if matches!(result.status, CallStatus::Error | CallStatus::Rejected) {
+                if let Some(msg) = error_message(&result.data).filter(|s| !s.trim().is_empty()) {
+                    out.raw("<div class=\"ds-tool-error\">")
+                        .text(&strip_ansi(&msg))
+                        .raw("</div>");
+                    return;
+                }
+            }
+            match &view {
+                ToolView::Read(r) => tool_read::render(r, opts, out),
+                ToolView::Search(s) if s.groups.is_some() => tool_search::render(s, opts, out),
+                ToolView::WebSearch(w) => tool_web::search(w, opts, out),
+                ToolView::WebFetch(f) => tool_web::fetch(f, opts, out),
+                ToolView::Subagent(v) if v.answer.is_some() => {
+                    out.raw("<div class=\"ds-subagent-answer\">");
+                    markdown(
+                        v.answer.as_deref().unwrap_or_default(),
+                        &doc.id,
+                        "answer",
+                        opts,
+                        out,
+                    );
+                    out.raw("</div>");
+                }
+                // No answer beside its run (Cursor's result is the run and its ids): the
+                // run says it all.
+                ToolView::Subagent(_) if m.subagent.as_ref().is_some_and(|s| s.turn.is_some()) => {}
+                ToolView::Generic(g) if g.text.is_some() => {
+                    fold_text(out, g.text.as_deref().unwrap_or_default(), opts);
+                }
+                _ => match &result.data {
+                    Value::String(s) => fold_text(out, s, opts),
+                    other => folded_json(out, Label::Result, other, opts),
+                },
+            }
+        }
+        _ => {}
+    }
+}
+
+fn head(
+    doc: &Document,
+    m: &ToolCallMeta,
+    view: &ToolView<'_>,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
+    match view {
+        ToolView::Generic(g) => {
+            out.raw("<span class=\"ds-tool-name\">");
+            if let Some(server) = &g.server {
+                out.raw("<span class=\"ds-tool-server\">")
+                    .text(server)
+                    .raw("</span> · ");
+            }
+            out.text(&g.tool)
+                .raw("</span> <span class=\"ds-tool-summary\">")
+                .text(&summarize_arguments(g.arguments))
+                .raw("</span> ");
+        }
+        _ => {
+            let h = headline(doc, opts.locale);
+            let (label, summary) = h
+                .as_ref()
+                .map_or(("", ""), |h| (h.label, h.summary.as_str()));
+            out.raw("<span class=\"ds-tool-name\" title=\"")
+                .text(&m.tool_name)
+                .raw("\">")
+                .text(label)
+                .raw("</span> <span class=\"ds-tool-summary\">")
+                .text(summary)
+                .raw("</span> ");
+        }
+    }
+    status_badge(out, m.status(), opts);
+    duration_span(out, m.duration_ms, opts);
+}
+
+/// Arguments as a key–value list: text as text, numbers and flags as they are, objects
+/// and lists as folded JSON; arguments that are not an object as folded JSON.
+fn arguments(args: &Value, opts: &RenderOptions, out: &mut String) {
+    let Value::Object(map) = args else {
+        if !args.is_null() {
+            folded_json(out, Label::Arguments, args, opts);
+        }
+        return;
+    };
+    if map.is_empty() {
+        return;
+    }
+    out.raw("<dl class=\"ds-kv\">");
+    for (k, v) in map {
+        out.raw("<dt>").text(k).raw("</dt><dd>");
+        match v {
+            Value::String(s) if s.contains('\n') => {
+                out.raw("<pre class=\"ds-kv-text\" tabindex=\"0\">")
+                    .text(s)
+                    .raw("</pre>");
+            }
+            Value::String(s) => {
+                out.text(s);
+            }
+            Value::Number(n) => {
+                out.text(&n.to_string());
+            }
+            Value::Bool(b) => {
+                out.raw(if *b { "true" } else { "false" });
+            }
+            Value::Null => {
+                out.raw("null");
+            }
+            other => {
+                out.raw("<details class=\"ds-kv-json\"><summary>")
+                    .text(&summarize_arguments(other))
+                    .raw("</summary><pre tabindex=\"0\">");
+                push_json_pretty(out, other);
+                out.raw("</pre></details>");
+            }
+        }
+        out.raw("</dd>");
+    }
+    out.raw("</dl>");
+}
+
+/// Markdown of a tool call (a sub-agent's prompt or answer), its heading anchors under
+/// the document's id and `what`.
+fn markdown(text: &str, doc_id: &str, what: &str, opts: &RenderOptions, out: &mut String) {
+    let prefix = format!("{doc_id}-{what}");
+    let md = MarkdownOptions {
+        image_origins_allowed: &opts.image_origins_allowed,
+        anchor_prefix: &prefix,
+        locale: opts.locale,
+    };
+    out.raw("<div class=\"ds-markdown\">");
+    render_markdown_into(text, &md, &mut Slugs::default(), out);
+    out.raw("</div>");
+}
+
+/// JSON folded under a label.
+fn folded_json(out: &mut String, name: Label, v: &Value, opts: &RenderOptions) {
+    let class = if name == Label::Arguments {
+        "ds-tool-args"
+    } else {
+        "ds-tool-result"
+    };
+    out.raw("<details class=\"")
+        .raw(class)
+        .raw("\"><summary>")
+        .text(l(opts, name))
+        .raw("</summary><pre tabindex=\"0\">");
+    push_json_pretty(out, v);
+    out.raw("</pre></details>");
+}

@@ -1,0 +1,70 @@
+//! Web search and fetch (`tool_call`): titles linked through the URL policy (only
+//! http(s) addresses become links), their domains and snippets; a fetched page's
+//! address and its text, folded when long.
+
+use super::fold_text;
+use crate::RenderOptions;
+use crate::escape::Markup;
+use crate::tool_view::{WebFetchView, WebSearchView, domain};
+use crate::url::{UrlVerdict, check_link, normalise};
+
+/// A link to an http(s) address the policy allows; anything else is text.
+fn link(out: &mut String, url: &str, title: &str) {
+    let n = normalise(url).to_ascii_lowercase();
+    let web = n.starts_with("http://") || n.starts_with("https://");
+    if web && check_link(url) == UrlVerdict::Allowed {
+        out.raw("<a class=\"ds-web-link\" href=\"")
+            .text(url)
+            .raw("\" rel=\"noopener noreferrer\">")
+            .text(title)
+            .raw("</a>");
+    } else {
+        out.raw("<span class=\"ds-link-blocked\">")
+            .text(title)
+            .raw("</span>");
+        if title != url {
+            out.raw(" <span class=\"ds-link-url\">(")
+                .text(url)
+                .raw(")</span>");
+        }
+    }
+    if let Some(d) = domain(url) {
+        out.raw(" <span class=\"ds-domain\">")
+            .text(d)
+            .raw("</span>");
+    }
+}
+
+pub(super) fn search(w: &WebSearchView<'_>, opts: &RenderOptions, out: &mut String) {
+    if !w.links.is_empty() {
+        out.raw("<ul class=\"ds-web-results\">");
+        for r in &w.links {
+            out.raw("<li class=\"ds-web-result\">");
+            link(out, &r.url, &r.title);
+            if let Some(s) = &r.snippet {
+                out.raw("<div class=\"ds-snippet\">").text(s).raw("</div>");
+            }
+            out.raw("</li>");
+        }
+        out.raw("</ul>");
+    }
+    if let Some(t) = &w.text {
+        fold_text(out, t, opts);
+    }
+}
+
+pub(super) fn fetch(f: &WebFetchView<'_>, opts: &RenderOptions, out: &mut String) {
+    if let Some(url) = f.url {
+        out.raw("<div class=\"ds-fetch-url\">");
+        link(out, url, url);
+        if let Some(code) = f.code {
+            out.raw(" <span class=\"ds-http-code\">HTTP ")
+                .num(code)
+                .raw("</span>");
+        }
+        out.raw("</div>");
+    }
+    if let Some(t) = &f.text {
+        fold_text(out, t, opts);
+    }
+}

@@ -1,0 +1,175 @@
+//! A turn's element: `<section class="ds-turn …">` with its header (the prompt of a user
+//! turn, or the header of a response), then the response's documents.
+//!
+//! A sub-agent's run is shown inside the call that started it, folded:
+//! `<details class="ds-turn ds-assistant ds-subagent" data-parent-turn data-parent-index>`
+//! with a `<summary>` header ("Sub-agent Find the callers · 2 tool calls …").
+
+use crate::RenderOptions;
+use crate::document::push_duration;
+use crate::escape::Markup;
+use crate::labels::{Label, label};
+use crate::progress::counted;
+use crate::user_prompt::render_user_content;
+use docstream_model::{DocKey, Response, ResponseStatus, Turn, UserTurn};
+
+/// The closing tag of a turn's element.
+pub const TURN_CLOSE: &str = "</section>\n";
+
+/// The closing tag of a sub-agent run's element.
+pub const RUN_CLOSE: &str = "</details>\n";
+
+/// The closing tag of a turn's element, nested (a sub-agent's run) or not.
+pub fn turn_close(parent: Option<DocKey>) -> &'static str {
+    if parent.is_some() {
+        RUN_CLOSE
+    } else {
+        TURN_CLOSE
+    }
+}
+
+/// Writes the opening tag of a turn's element (a turn's index never changes); `parent`
+/// is the call a sub-agent's run is shown in
+/// ([`Conversation::subagent_parent`](docstream_model::Conversation::subagent_parent)).
+pub fn turn_open(index: usize, turn: &Turn, parent: Option<DocKey>, out: &mut String) {
+    let class = match turn {
+        Turn::User(_) => "ds-user",
+        Turn::Assistant(_) => "ds-assistant",
+    };
+    let Some(p) = parent else {
+        out.raw("<section class=\"ds-turn ")
+            .raw(class)
+            .raw("\" data-turn-index=\"")
+            .num(index as u64)
+            .raw("\">\n");
+        return;
+    };
+    out.raw("<details class=\"ds-turn ")
+        .raw(class)
+        .raw(" ds-subagent\" data-turn-index=\"")
+        .num(index as u64)
+        .raw("\" data-parent-turn=\"")
+        .num(p.turn as u64)
+        .raw("\" data-parent-index=\"")
+        .num(p.index as u64)
+        .raw("\">\n");
+}
+
+/// Writes the header of a turn: one element, replaced whole when it changes (for a
+/// sub-agent's run, `nested`, the `<summary>` of its element).
+pub fn turn_header(turn: &Turn, nested: bool, opts: &RenderOptions, out: &mut String) {
+    match turn {
+        Turn::User(u) => user_header(u, opts, out),
+        Turn::Assistant(r) if nested => run_header(r, opts, out),
+        Turn::Assistant(r) => response_header(r, opts, out),
+    }
+}
+
+/// A sub-agent's run: what it was asked, how many tools it called, its model, status,
+/// usage and time.
+fn run_header(response: &Response, opts: &RenderOptions, out: &mut String) {
+    out.raw("<summary class=\"ds-turn-header ds-subagent-header\" data-turn-id=\"")
+        .text(&response.id)
+        .raw("\"><span class=\"ds-role\">")
+        .text(label(opts.locale, Label::Subagent))
+        .raw("</span>");
+    if let Some(p) = &response.parent {
+        if !p.description.is_empty() {
+            out.raw(" <span class=\"ds-subagent-description\">")
+                .text(&p.description)
+                .raw("</span>");
+        }
+        if let Some(t) = &p.agent_type {
+            out.raw(" <span class=\"ds-subagent-type\">")
+                .text(t)
+                .raw("</span>");
+        }
+    }
+    let n = u64::from(response.metadata.tool_call_count);
+    out.raw(" · <span class=\"ds-tool-count\">")
+        .text(&counted(
+            n,
+            Label::ToolCallOne,
+            Label::ToolCallMany,
+            opts.locale,
+        ))
+        .raw("</span>");
+    response_facts(response, opts, out);
+    out.raw("</summary>\n");
+}
+
+fn user_header(turn: &UserTurn, opts: &RenderOptions, out: &mut String) {
+    out.raw("<div class=\"ds-turn-header ds-user-body\" data-turn-id=\"")
+        .text(&turn.id)
+        .raw("\"><div class=\"ds-role\">")
+        .text(label(opts.locale, Label::You))
+        .raw("</div>\n<div class=\"ds-user-content\">");
+    render_user_content(&turn.content, &turn.id, opts, out);
+    out.raw("</div>\n");
+    for a in &turn.attachments {
+        out.raw("<div class=\"ds-attachment\">")
+            .text(a.path.as_deref().unwrap_or(&a.kind))
+            .raw("</div>\n");
+    }
+    out.raw("</div>\n");
+}
+
+fn response_header(response: &Response, opts: &RenderOptions, out: &mut String) {
+    out.raw("<div class=\"ds-turn-header\" data-turn-id=\"")
+        .text(&response.id)
+        .raw("\"><span class=\"ds-role\">")
+        .text(label(opts.locale, Label::Assistant))
+        .raw("</span>");
+    if !response.model.is_empty() {
+        out.raw(" <span class=\"ds-model\">")
+            .text(&response.model)
+            .raw("</span>");
+    }
+    if !response.mode.is_empty() {
+        out.raw(" <span class=\"ds-mode\">")
+            .text(&response.mode)
+            .raw("</span>");
+    }
+    response_status(response, opts, out);
+    out.raw("</div>\n");
+}
+
+/// The model, status, usage and time of a sub-agent's run.
+fn response_facts(response: &Response, opts: &RenderOptions, out: &mut String) {
+    if !response.model.is_empty() {
+        out.raw(" <span class=\"ds-model\">")
+            .text(&response.model)
+            .raw("</span>");
+    }
+    response_status(response, opts, out);
+}
+
+/// Status, usage and time of a response.
+fn response_status(response: &Response, opts: &RenderOptions, out: &mut String) {
+    let (status, key) = match response.status {
+        ResponseStatus::Streaming => ("streaming", Label::Streaming),
+        ResponseStatus::Completed => ("completed", Label::Completed),
+        ResponseStatus::Error => ("error", Label::Error),
+    };
+    out.raw(" <span class=\"ds-response-status ds-response-")
+        .raw(status)
+        .raw("\">")
+        .text(label(opts.locale, key))
+        .raw("</span>");
+    if let Some(u) = &response.usage {
+        out.raw(" <span class=\"ds-usage\">")
+            .text(label(opts.locale, Label::Usage))
+            .raw(" ")
+            .num(u.total_tokens)
+            .raw(" ")
+            .text(label(opts.locale, Label::Tokens))
+            .raw("</span>");
+    }
+    if let Some(ms) = response.metadata.duration_ms {
+        out.raw(" <span class=\"ds-duration\">")
+            .text(label(opts.locale, Label::Duration))
+            .raw(" ");
+        push_duration(out, ms);
+        out.raw("</span>");
+    }
+}

@@ -1,0 +1,14 @@
+//! The tests of this crate, one binary (a module a file).
+
+mod agent_formats;
+mod bad_input;
+mod cursor_store;
+mod fuzz_replay;
+mod progress_golden;
+mod render_golden;
+mod render_invariance;
+mod render_safety;
+mod render_work;
+mod sessions;
+mod streaming_markdown;
+mod subagents;

@@ -1,0 +1,364 @@
+//! Cursor's `state.vscdb`, row by row (the host runs the SQL; this reads the values).
+//!
+//! - `globalStorage/state.vscdb`, table `cursorDiskKV(key, value)`:
+//!   `composerData:<composerId>` holds a composer — its name, `createdAt`,
+//!   `lastUpdatedAt`, and either the headers `fullConversationHeadersOnly`
+//!   (`[{bubbleId, type}]`, the split layout, each bubble in its own row
+//!   `bubbleId:<composerId>:<bubbleId>`) or the bubbles inline in `conversation` (the
+//!   older layout);
+//! - `workspaceStorage/<hash>/state.vscdb`, table `ItemTable(key, value)`: key
+//!   `composer.composerData` lists the composers of that workspace
+//!   (`allComposers: [{composerId, name, createdAt, lastUpdatedAt}]`), and
+//!   `workspace.json` beside it names the folder (`{"folder": "file:///…"}`).
+//!
+//! [`assemble`] puts a composer and its bubble rows together into the saved-conversation
+//! shape the `cursor-store` format reads (seed 003's `conversationMap`); a bubble whose
+//! row is missing becomes a gap (an `error` document), not a failure.
+
+use serde_json::{Map, Value};
+
+use crate::one_line;
+use docstream_model::time::time_of;
+
+/// Key prefix of a composer row in `cursorDiskKV`.
+pub const COMPOSER_PREFIX: &str = "composerData:";
+/// Key prefix of a bubble row in `cursorDiskKV`.
+pub const BUBBLE_PREFIX: &str = "bubbleId:";
+/// Key of the workspace's composer list in `ItemTable`.
+pub const WORKSPACE_KEY: &str = "composer.composerData";
+
+/// The key of one bubble's row.
+pub fn bubble_key(composer: &str, bubble: &str) -> String {
+    format!("{BUBBLE_PREFIX}{composer}:{bubble}")
+}
+
+/// What the list needs of a composer row.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Composer {
+    /// `composerId` (from the key when the value lacks it).
+    pub id: String,
+    /// The name Cursor gave it, if any.
+    pub name: Option<String>,
+    /// `createdAt` as ISO 8601.
+    pub created: Option<String>,
+    /// `lastUpdatedAt` as ISO 8601.
+    pub updated: Option<String>,
+    /// Bubble ids of the split layout, in order (their rows hold the bubbles).
+    pub bubbles: Vec<String>,
+    /// Bubbles held inline (the older layout, or a filled `conversationMap`).
+    pub inline: usize,
+    /// Prompts plus responses, counted from the bubble types.
+    pub messages: usize,
+    /// The first prompt's text, when it is inline.
+    pub first_prompt: Option<String>,
+}
+
+impl Composer {
+    /// A composer with no bubble: a chat opened and never sent (Cursor keeps many).
+    pub fn is_empty(&self) -> bool {
+        self.bubbles.is_empty() && self.inline == 0
+    }
+
+    /// The title: the name, else the first prompt, else the id.
+    pub fn title(&self) -> String {
+        self.name
+            .as_deref()
+            .or(self.first_prompt.as_deref())
+            .map(|t| one_line(t, 100))
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| format!("Conversation {}", self.id))
+    }
+}
+
+fn parse_object(value: &[u8], what: &str) -> Result<Map<String, Value>, String> {
+    match docstream_model::read_json::from_slice::<Value>(value) {
+        Ok(Value::Object(o)) => Ok(o),
+        Ok(other) => Err(format!(
+            "{what} is not a JSON object (it is {})",
+            kind_name(&other)
+        )),
+        Err(e) => Err(format!("{what} is not valid JSON: {e}")),
+    }
+}
+
+fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+fn string(o: &Map<String, Value>, key: &str) -> Option<String> {
+    o.get(key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.trim().is_empty())
+        .map(str::to_owned)
+}
+
+/// 1 HUMAN, 2 AI (numbers or names).
+fn is_human(t: Option<&Value>) -> Option<bool> {
+    match t? {
+        Value::Number(n) => match n.as_u64()? {
+            1 => Some(true),
+            2 => Some(false),
+            _ => None,
+        },
+        Value::String(s) => {
+            let s = s.to_ascii_uppercase();
+            Some(s.ends_with("HUMAN") || s == "USER")
+        }
+        _ => None,
+    }
+}
+
+/// Turns from a sequence of bubble types: every prompt is one, a run of AI bubbles one.
+fn count_turns(types: impl Iterator<Item = Option<bool>>) -> usize {
+    let mut n = 0;
+    let mut in_response = false;
+    for human in types {
+        match human {
+            Some(true) => {
+                n += 1;
+                in_response = false;
+            }
+            Some(false) if !in_response => {
+                n += 1;
+                in_response = true;
+            }
+            _ => {}
+        }
+    }
+    n
+}
+
+/// Reads a `composerData:<id>` row; `key_id` is the id from the key.
+pub fn composer(key_id: &str, value: &[u8]) -> Result<Composer, String> {
+    let o = parse_object(value, &format!("{COMPOSER_PREFIX}{key_id}"))?;
+    let mut c = Composer {
+        id: string(&o, "composerId").unwrap_or_else(|| key_id.to_owned()),
+        name: string(&o, "name"),
+        created: o.get("createdAt").and_then(time_of),
+        updated: o.get("lastUpdatedAt").and_then(time_of),
+        ..Composer::default()
+    };
+    if let Some(Value::Array(headers)) = o.get("fullConversationHeadersOnly") {
+        c.bubbles = headers
+            .iter()
+            .filter_map(|h| h.get("bubbleId")?.as_str().map(str::to_owned))
+            .collect();
+        c.messages = count_turns(headers.iter().map(|h| is_human(h.get("type"))));
+    }
+    let inline: Vec<&Value> = match o.get("conversation") {
+        // The older layout, or the grouped request form.
+        Some(Value::Array(list)) => list
+            .iter()
+            .flat_map(|b| match b.get("messages") {
+                Some(Value::Array(m)) => m.iter().collect(),
+                _ => vec![b],
+            })
+            .collect(),
+        _ => match o.get("conversationMap") {
+            Some(Value::Object(m)) if c.bubbles.is_empty() => m.values().collect(),
+            _ => Vec::new(),
+        },
+    };
+    c.inline = inline.len();
+    if c.bubbles.is_empty() {
+        c.messages = count_turns(inline.iter().map(|b| is_human(b.get("type"))));
+    }
+    c.first_prompt = inline
+        .iter()
+        .find(|b| is_human(b.get("type")) == Some(true))
+        .and_then(|b| b.get("text")?.as_str())
+        .filter(|t| !t.trim().is_empty())
+        .map(str::to_owned);
+    Ok(c)
+}
+
+/// The text of a bubble row, if it is a prompt (for a title).
+pub fn prompt_text(value: &[u8]) -> Option<String> {
+    let o = parse_object(value, "bubble").ok()?;
+    (is_human(o.get("type")) == Some(true))
+        .then(|| string(&o, "text"))
+        .flatten()
+}
+
+/// A composer as a workspace lists it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WorkspaceComposer {
+    /// `composerId`.
+    pub id: String,
+    /// Its name in that workspace.
+    pub name: Option<String>,
+    /// `createdAt` as ISO 8601.
+    pub created: Option<String>,
+    /// `lastUpdatedAt` as ISO 8601.
+    pub updated: Option<String>,
+}
+
+/// Reads a workspace's `composer.composerData` value.
+pub fn workspace_composers(value: &[u8]) -> Result<Vec<WorkspaceComposer>, String> {
+    let o = parse_object(value, WORKSPACE_KEY)?;
+    let Some(Value::Array(all)) = o.get("allComposers") else {
+        return Ok(Vec::new());
+    };
+    Ok(all
+        .iter()
+        .filter_map(Value::as_object)
+        .filter_map(|c| {
+            Some(WorkspaceComposer {
+                id: string(c, "composerId")?,
+                name: string(c, "name"),
+                created: c.get("createdAt").and_then(time_of),
+                updated: c.get("lastUpdatedAt").and_then(time_of),
+            })
+        })
+        .collect())
+}
+
+/// The folder a workspace opened, from its `workspace.json` (`folder`, or the
+/// `workspace` file of a multi-root workspace), as a path when it is a `file:` URI.
+pub fn workspace_folder(workspace_json: &[u8]) -> Option<String> {
+    let o = parse_object(workspace_json, "workspace.json").ok()?;
+    let uri = string(&o, "folder").or_else(|| string(&o, "workspace"))?;
+    Some(match uri.strip_prefix("file://") {
+        Some(path) => percent_decode(path),
+        None => uri,
+    })
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%' && i + 2 < b.len() {
+            if let (Some(h), Some(l)) = (hex(b[i + 1]), hex(b[i + 2])) {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+        }
+        out.push(b[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// One bubble row as the host found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BubbleRow {
+    /// The row's value.
+    Found(Vec<u8>),
+    /// No row for this bubble.
+    Missing,
+}
+
+/// A composer row and its bubble rows as one saved conversation (`cursor-store`
+/// format): the bubbles go into `conversationMap`. A missing row is left out (the
+/// reader shows a gap naming the bubble); a row that is not a JSON object is kept as
+/// a string, which the reader reports as a bubble of the wrong shape.
+pub fn assemble(composer: &[u8], bubbles: Vec<(String, BubbleRow)>) -> Result<Vec<u8>, String> {
+    let mut o = parse_object(composer, "the composer")?;
+    let had_map = o.contains_key("conversationMap");
+    let mut map = match o.remove("conversationMap") {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    for (id, row) in bubbles {
+        let BubbleRow::Found(bytes) = row else {
+            continue;
+        };
+        let v = match docstream_model::read_json::from_slice::<Value>(&bytes) {
+            Ok(v @ Value::Object(_)) => v,
+            Ok(other) => Value::String(format!(
+                "row {} holds {}, not a bubble",
+                id,
+                kind_name(&other)
+            )),
+            Err(e) => Value::String(format!("row {id} is not valid JSON: {e}")),
+        };
+        map.insert(id, v);
+    }
+    // An empty map would hide the inline `conversation` of the older layout.
+    if had_map || !map.is_empty() {
+        o.insert("conversationMap".to_owned(), Value::Object(map));
+    }
+    serde_json::to_vec(&Value::Object(o)).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn split_and_inline_composers() {
+        let split = br#"{"_v":3,"composerId":"c1","name":"Fix it","createdAt":1700000000000,"lastUpdatedAt":1700000100000,
+            "fullConversationHeadersOnly":[{"bubbleId":"b1","type":1},{"bubbleId":"b2","type":2},{"bubbleId":"b3","type":2},{"bubbleId":"b4","type":1}]}"#;
+        let c = composer("c1", split).unwrap();
+        assert_eq!(c.bubbles, ["b1", "b2", "b3", "b4"]);
+        assert_eq!(c.messages, 3);
+        assert_eq!(c.created.as_deref(), Some("2023-11-14T22:13:20.000Z"));
+        assert_eq!(c.title(), "Fix it");
+
+        let inline = br#"{"_v":1,"composerId":"c2","conversation":[{"type":1,"bubbleId":"x","text":"Why\nis it slow?"},{"type":2,"bubbleId":"y","text":"Because"}]}"#;
+        let c = composer("c2", inline).unwrap();
+        assert!(c.bubbles.is_empty());
+        assert_eq!((c.inline, c.messages), (2, 2));
+        assert_eq!(c.title(), "Why is it slow?");
+
+        let empty = composer(
+            "c3",
+            br#"{"composerId":"c3","fullConversationHeadersOnly":[]}"#,
+        );
+        assert!(empty.unwrap().is_empty());
+        let err = composer("c4", b"{not json").unwrap_err();
+        assert!(err.contains("composerData:c4"), "{err}");
+        assert!(composer("c5", b"[1]").unwrap_err().contains("an array"));
+    }
+
+    #[test]
+    fn workspace_rows() {
+        let v = br#"{"allComposers":[{"composerId":"c1","name":"One","createdAt":1700000000000},{"name":"no id"}],"selectedComposerIds":["c1"]}"#;
+        let w = workspace_composers(v).unwrap();
+        assert_eq!(w.len(), 1);
+        assert_eq!(w[0].name.as_deref(), Some("One"));
+        assert_eq!(
+            workspace_folder(br#"{"folder":"file:///home/me/my%20app"}"#).as_deref(),
+            Some("/home/me/my app")
+        );
+    }
+
+    #[test]
+    fn assembled_rows_read_as_a_conversation() {
+        let c = br#"{"composerId":"c1","fullConversationHeadersOnly":[{"bubbleId":"b1","type":1},{"bubbleId":"b2","type":2},{"bubbleId":"b3","type":2}]}"#;
+        let bytes = assemble(
+            c,
+            vec![
+                (
+                    "b1".into(),
+                    BubbleRow::Found(br#"{"type":1,"bubbleId":"b1","text":"hello"}"#.to_vec()),
+                ),
+                ("b2".into(), BubbleRow::Missing),
+                ("b3".into(), BubbleRow::Found(b"{oops".to_vec())),
+            ],
+        )
+        .unwrap();
+        let conv = crate::parse(&bytes, Some(crate::Format::CursorStore));
+        let d = crate::digest::digest(&conv);
+        assert_eq!(d.first_prompt.as_deref(), Some("hello"));
+        assert_eq!(d.errors, 2, "{conv:#?}");
+        let errors: Vec<String> = conv
+            .documents()
+            .filter(|d| d.doc_type() == docstream_model::DocumentType::Error)
+            .map(|d| format!("{} {:?}", d.text(), d.meta))
+            .collect();
+        assert!(errors[0].contains("b2"), "{errors:?}");
+        assert!(errors[1].contains("b3"), "{errors:?}");
+    }
+}

@@ -1,0 +1,184 @@
+//! Conversations where they live: Cursor's `state.vscdb`, Claude Code's `projects/`
+//! folder, and folders of transcript files, as one list that can be searched.
+//!
+//! The core is sans-IO like the rest of the crate: [`cursor`] reads the values of
+//! Cursor's SQLite rows, [`claude_code`] the bytes of session files, [`digest`] a parsed
+//! [`Conversation`] (counts and the text search looks at), [`site`] writes the pages of a
+//! static site as strings. The host does the reading: [`store`] (feature `cli`) opens
+//! paths on disk with SQLite read-only; the viewer (`www/viewer/library/`) does the same
+//! in the browser.
+//!
+//! ```no_run
+//! # #[cfg(feature = "sqlite")] {
+//! use docstream_library::store::Library;
+//!
+//! let library = Library::open("~/.config/Cursor/User".as_ref())?;
+//! for entry in library.entries() {
+//!     println!("{} {} {}", entry.id, entry.created.as_deref().unwrap_or("-"), entry.title);
+//! }
+//! let conversation = library.read(&library.entries()[0].id)?;
+//! # }
+//! # Ok::<(), docstream_library::store::LibraryError>(())
+//! ```
+
+pub mod claude_code;
+pub mod cursor;
+pub mod digest;
+pub mod site;
+#[cfg(feature = "sqlite")]
+pub mod store;
+
+use serde::Serialize;
+
+use docstream_core::{DocStream, Format, Options};
+use docstream_model::Conversation;
+
+/// Which tool wrote a conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Agent {
+    /// Cursor (its `state.vscdb`).
+    Cursor,
+    /// Claude Code (a `projects/` folder of session files).
+    ClaudeCode,
+    /// Codex CLI (a `sessions/` folder of `rollout-*.jsonl` files, or `exec --json`).
+    Codex,
+    /// Gemini CLI (its `stream-json` or `json` output saved to a file).
+    GeminiCli,
+    /// A transcript file of a provider API or docstream's own formats.
+    File,
+}
+
+impl Agent {
+    /// The name shown in lists: `Cursor`, `Claude Code`, `Codex`, `Gemini CLI`, `file`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Agent::Cursor => "Cursor",
+            Agent::ClaudeCode => "Claude Code",
+            Agent::Codex => "Codex",
+            Agent::GeminiCli => "Gemini CLI",
+            Agent::File => "file",
+        }
+    }
+
+    /// The agent whose output a transcript file of this format is: a folder of Codex
+    /// rollouts lists as Codex, a provider API's messages as a plain file.
+    pub fn of_format(format: Option<Format>) -> Agent {
+        match format {
+            Some(Format::CursorStreamJson | Format::CursorJson | Format::CursorWrapper) => {
+                Agent::Cursor
+            }
+            Some(Format::CursorStore) => Agent::Cursor,
+            Some(Format::ClaudeCodeStreamJson | Format::ClaudeCodeTranscript) => Agent::ClaudeCode,
+            Some(Format::CodexExecJson | Format::CodexSession) => Agent::Codex,
+            Some(Format::GeminiCliStreamJson | Format::GeminiCliJson) => Agent::GeminiCli,
+            _ => Agent::File,
+        }
+    }
+}
+
+/// The tool call that started a sub-agent's conversation.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParentLink {
+    /// The id of the conversation that made the call.
+    pub conversation: String,
+    /// The call's id (`toolu_…`), when it could be told.
+    pub tool_call_id: Option<String>,
+}
+
+/// One conversation of a listing (or a row that could not be read: `error` set).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    /// Stable id within the listing: Cursor's composer id, Claude Code's session id
+    /// (`<session>.agent-<id>` for a sub-agent), a file's path relative to the folder.
+    pub id: String,
+    /// The tool that wrote it.
+    pub agent: Agent,
+    /// The conversation's name, else its first prompt (one line, shortened).
+    pub title: String,
+    /// The workspace folder (Cursor) or project directory (Claude Code), if known.
+    pub project: Option<String>,
+    /// When it started (ISO 8601), if known.
+    pub created: Option<String>,
+    /// When it last changed (ISO 8601), if known.
+    pub updated: Option<String>,
+    /// Prompts plus responses.
+    pub messages: usize,
+    /// Tool calls, file edits, terminal runs, plans and todo updates.
+    pub tools: usize,
+    /// The file it is read from.
+    pub source: String,
+    /// For a sub-agent: the conversation and tool call that started it.
+    pub parent: Option<ParentLink>,
+    /// Sub-agents started from this conversation (their ids).
+    pub children: Vec<String>,
+    /// Why this entry could not be read; the other entries are unaffected.
+    pub error: Option<String>,
+}
+
+impl Entry {
+    /// An entry with only its identity set.
+    pub fn new(id: impl Into<String>, agent: Agent, source: impl Into<String>) -> Entry {
+        Entry {
+            id: id.into(),
+            agent,
+            title: String::new(),
+            project: None,
+            created: None,
+            updated: None,
+            messages: 0,
+            tools: 0,
+            source: source.into(),
+            parent: None,
+            children: Vec::new(),
+            error: None,
+        }
+    }
+}
+
+/// Parses bytes of a known (or, with `None`, detected) format into a conversation.
+pub fn parse(bytes: &[u8], format: Option<Format>) -> Conversation {
+    let mut stream = DocStream::new(Options {
+        format,
+        ..Options::default()
+    });
+    // Neither call can fail on a fresh stream: only a push after finish is an error.
+    let _ = stream.push(bytes);
+    let _ = stream.finish();
+    stream.conversation().clone()
+}
+
+/// One line of text, at most `max` characters (an ellipsis marks a cut).
+pub fn one_line(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    let mut n = 0;
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+            n += 1;
+        }
+        for c in word.chars() {
+            if n + 1 >= max {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            n += 1;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_line_cuts_and_joins() {
+        assert_eq!(one_line("  a\n\nb  c ", 80), "a b c");
+        assert_eq!(one_line("abcdef", 4), "abc…");
+        assert_eq!(one_line("", 4), "");
+    }
+}

@@ -1,0 +1,254 @@
+//! Stores on disk, built here: Cursor `state.vscdb` files with the real tables and keys
+//! (the split layout, the older inline layout, a workspace database naming them),
+//! Claude Code project folders with sessions and sub-agents, and bad input — malformed
+//! and missing rows, a locked database, a truncated one. Then the CLI over them:
+//! `list`, `json|html --conversation`, `export`.
+
+use std::fs;
+use std::path::Path;
+
+use docstream_core::model::{DocumentType, Turn};
+use docstream_library::store::Library;
+use docstream_library::{Agent, Entry};
+use docstream_testkit::stores::{claude_projects, cursor_user_dir, scratch};
+use rusqlite::Connection;
+
+fn by_id<'a>(entries: &'a [Entry], id: &str) -> &'a Entry {
+    entries
+        .iter()
+        .find(|e| e.id == id)
+        .unwrap_or_else(|| panic!("no entry {id}: {:#?}", ids(entries)))
+}
+
+fn ids(entries: &[Entry]) -> Vec<&str> {
+    entries.iter().map(|e| e.id.as_str()).collect()
+}
+
+#[test]
+fn cursor_store_both_layouts_workspace_names_and_bad_rows() {
+    let user = cursor_user_dir(&scratch(env!("CARGO_TARGET_TMPDIR"), "lib-cursor"));
+    let mut lib = Library::open(&user).unwrap();
+    lib.index(|_, _, _| {});
+    let entries = lib.entries();
+    assert_eq!(lib.empty_skipped, 1);
+    assert_eq!(
+        ids(entries),
+        ["c-split", "c-gaps", "c-inline", "c-bad"],
+        "newest first, the bad row last (no date)"
+    );
+
+    let split = by_id(entries, "c-split");
+    assert_eq!(split.agent, Agent::Cursor);
+    assert_eq!(
+        split.title, "Louder greeting",
+        "the name from the workspace"
+    );
+    assert_eq!(split.project.as_deref(), Some("/home/dev/hello app"));
+    assert_eq!(split.created.as_deref(), Some("2024-12-24T00:26:40.000Z"));
+    assert_eq!((split.messages, split.tools), (4, 2));
+    assert_eq!(split.source, "globalStorage/state.vscdb");
+
+    let inline = by_id(entries, "c-inline");
+    assert_eq!(inline.title, "Old chat");
+    assert_eq!((inline.messages, inline.tools), (2, 0));
+    let conv = lib.read("c-inline").unwrap();
+    assert!(
+        conv.documents()
+            .any(|d| d.text().contains("splits **lines**")),
+        "{conv:#?}"
+    );
+
+    let bad = by_id(entries, "c-bad");
+    let err = bad.error.as_deref().unwrap();
+    assert!(
+        err.contains("composerData:c-bad") && err.contains("not valid JSON"),
+        "{err}"
+    );
+
+    // Gaps: the missing g2 and the malformed g3 are error documents; g1 and g4 load.
+    let gaps = lib.read("c-gaps").unwrap();
+    let errors: Vec<String> = gaps
+        .documents()
+        .filter(|d| d.doc_type() == DocumentType::Error)
+        .map(|d| serde_json::to_string(d).unwrap())
+        .collect();
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(
+        errors[0].contains("MISSING_BUBBLE") && errors[0].contains("g2"),
+        "{}",
+        errors[0]
+    );
+    assert!(errors[1].contains("g3"), "{}", errors[1]);
+    assert!(gaps.documents().any(|d| d.text() == "three"));
+    assert_eq!(by_id(entries, "c-gaps").title, "Gaps");
+}
+
+#[test]
+fn a_workspace_database_alone_names_its_conversations_and_says_where_they_are() {
+    let user = cursor_user_dir(&scratch(env!("CARGO_TARGET_TMPDIR"), "lib-cursor-ws"));
+    let lib = Library::open(&user.join("workspaceStorage")).unwrap();
+    let e = by_id(lib.entries(), "c-split");
+    assert_eq!(e.title, "Louder greeting");
+    assert!(e.error.as_deref().unwrap().contains("globalStorage"));
+}
+
+#[test]
+fn a_locked_database_is_an_error_naming_the_file() {
+    let user = cursor_user_dir(&scratch(env!("CARGO_TARGET_TMPDIR"), "lib-locked"));
+    let db = user.join("globalStorage/state.vscdb");
+    let writer = Connection::open(&db).unwrap();
+    writer.execute_batch("BEGIN EXCLUSIVE;").unwrap();
+    let err = Library::open(&db).err().expect("a locked database fails");
+    let msg = err.to_string();
+    assert!(msg.contains(&db.display().to_string()), "{msg}");
+    assert!(msg.contains("locked"), "{msg}");
+    // In a folder, the locked file is an error entry and the rest still loads.
+    let lib = Library::open(&user).unwrap();
+    let e = by_id(lib.entries(), "globalStorage/state.vscdb");
+    assert!(e.error.as_deref().unwrap().contains("locked"));
+    writer.execute_batch("ROLLBACK;").unwrap();
+}
+
+#[test]
+fn a_truncated_database_is_an_error_naming_the_file() {
+    let user = cursor_user_dir(&scratch(env!("CARGO_TARGET_TMPDIR"), "lib-truncated"));
+    let db = user.join("globalStorage/state.vscdb");
+    // Enough rows for several pages, then cut the file short.
+    {
+        let c = Connection::open(&db).unwrap();
+        let filler = "x".repeat(2000);
+        for i in 0..200 {
+            c.execute(
+                "INSERT INTO cursorDiskKV (key, value) VALUES (?1, ?2)",
+                rusqlite::params![format!("bubbleId:filler:{i:04}"), filler],
+            )
+            .unwrap();
+        }
+    }
+    let bytes = fs::read(&db).unwrap();
+    fs::write(&db, &bytes[..bytes.len() / 3]).unwrap();
+    let msg = Library::open(&db).err().expect("fails").to_string();
+    assert!(msg.contains(&db.display().to_string()), "{msg}");
+    assert!(
+        msg.contains("damaged or truncated") || msg.contains("not a SQLite database"),
+        "{msg}"
+    );
+    fs::write(&db, &bytes[..50]).unwrap();
+    let msg = Library::open(&db).err().expect("fails").to_string();
+    assert!(msg.contains("state.vscdb"), "{msg}");
+}
+
+#[test]
+fn claude_code_projects_sessions_and_sub_agents() {
+    let projects = claude_projects(&scratch(env!("CARGO_TARGET_TMPDIR"), "lib-claude"));
+    let mut lib = Library::open(&projects).unwrap();
+    lib.index(|_, _, _| {});
+    let entries = lib.entries();
+    assert_eq!(
+        ids(entries),
+        [
+            "s-new",
+            "s-main",
+            "s-main.agent-ab12",
+            "s-main.agent-cd34",
+            "s-old",
+            "s-old.sidechain-1"
+        ]
+    );
+    let main = by_id(entries, "s-main");
+    assert_eq!(main.title, "Rename greet to welcome", "the summary line");
+    assert_eq!(main.project.as_deref(), Some("/home/dev/hello app"));
+    assert_eq!(main.children, ["s-main.agent-ab12", "s-main.agent-cd34"]);
+    assert_eq!((main.messages, main.tools), (2, 3));
+
+    let by_agent_id = by_id(entries, "s-main.agent-ab12");
+    assert_eq!(by_agent_id.title, "Sub-agent: Find callers");
+    let p = by_agent_id.parent.as_ref().unwrap();
+    assert_eq!(
+        (p.conversation.as_str(), p.tool_call_id.as_deref()),
+        ("s-main", Some("toolu_find"))
+    );
+    assert_eq!(by_agent_id.tools, 1, "its Grep call is shown");
+
+    let by_prompt = by_id(entries, "s-main.agent-cd34");
+    assert_eq!(
+        by_prompt.parent.as_ref().unwrap().tool_call_id.as_deref(),
+        Some("toolu_docs")
+    );
+    let conv = lib.read("s-main.agent-cd34").unwrap();
+    assert!(
+        conv.documents()
+            .any(|d| d.text().contains("README does not mention"))
+    );
+
+    let inside = by_id(entries, "s-old.sidechain-1");
+    assert_eq!(inside.title, "Sub-agent: Survey");
+    assert_eq!(
+        inside.parent.as_ref().unwrap().tool_call_id.as_deref(),
+        Some("toolu_old")
+    );
+    assert_eq!(inside.messages, 2);
+    // The session itself shows its sub-agent's lines as the Task call's run.
+    let old = lib.read("s-old").unwrap();
+    let run = old
+        .turns
+        .iter()
+        .find_map(|t| match t {
+            Turn::Assistant(r) if r.parent.is_some() => Some(r),
+            _ => None,
+        })
+        .expect("the sub-agent's run");
+    assert_eq!(run.parent.as_ref().unwrap().tool_call_id, "toolu_old");
+    assert!(run.documents.iter().any(|d| d.text() == "Three files."));
+
+    // The malformed last line of s-new is an error document; the prompt still shows.
+    let new = lib.read("s-new").unwrap();
+    assert!(new.documents().any(|d| d.doc_type() == DocumentType::Error));
+    assert_eq!(by_id(entries, "s-new").title, "Run the tests");
+}
+/// A Codex home's `sessions/YYYY/MM/DD/rollout-*.jsonl` files list as Codex, a saved
+/// Gemini CLI run as Gemini CLI, a provider API history as a plain file; JSON that is no
+/// transcript is left out.
+#[test]
+fn a_folder_of_codex_and_gemini_cli_runs_names_each_agent() {
+    let dir = scratch(env!("CARGO_TARGET_TMPDIR"), "lib-agents");
+    let fixtures = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures");
+    let day = dir.join("sessions/2025/10/01");
+    fs::create_dir_all(&day).unwrap();
+    let rollout = "rollout-2025-10-01T09-00-00-5973b6c0.jsonl";
+    fs::copy(
+        fixtures.join("codex-session/session.jsonl"),
+        day.join(rollout),
+    )
+    .unwrap();
+    fs::copy(
+        fixtures.join("gemini-cli-stream-json/session.jsonl"),
+        dir.join("gemini-run.jsonl"),
+    )
+    .unwrap();
+    fs::copy(
+        fixtures.join("openai-messages/history.json"),
+        dir.join("history.json"),
+    )
+    .unwrap();
+    fs::write(dir.join("package.json"), r#"{"name": "not-a-transcript"}"#).unwrap();
+
+    let mut lib = Library::open(&dir).unwrap();
+    lib.index(|_, _, _| {});
+    let agents: Vec<(&str, &str)> = lib
+        .entries()
+        .iter()
+        .map(|e| (e.id.as_str(), e.agent.label()))
+        .collect();
+    let mut sorted = agents.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            ("gemini-run.jsonl", "Gemini CLI"),
+            ("history.json", "file"),
+            (&*format!("sessions/2025/10/01/{rollout}"), "Codex"),
+        ],
+        "{agents:?}"
+    );
+}
