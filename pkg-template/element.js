@@ -14,6 +14,7 @@ import { Finder } from './find.js';
 import { outlineOf, documentType } from './outline.js';
 import { Colorer } from './colorer.js';
 import { tableAsMarkdown, tableAsTsv } from './table-copy.js';
+import { readChunks } from './chunks.js';
 
 /** The default `highlighter`: docstream's Shiki-based one, imported the first time a code
  * block appears (so a page without code never loads it). */
@@ -658,7 +659,7 @@ export class DocstreamView extends ElementBase {
     const generation = this.#generation;
     signal?.throwIfAborted();
     const iterator = source?.getReader
-      ? readerIterator(source.getReader(), signal)
+      ? readChunks(source, { signal, cancel: false })
       : source[Symbol.asyncIterator]();
     let sliceStart = performance.now();
     try {
@@ -1250,19 +1251,4 @@ function writeChunk(stream, chunk) {
 function decorateTurn(el) {
   el.setAttribute('part', el.classList.contains('ds-user') ? 'turn user-turn' : 'turn assistant-turn');
   el.firstElementChild?.setAttribute('part', 'turn-header');
-}
-
-async function* readerIterator(reader, signal) {
-  const onAbort = () => reader.cancel(signal.reason).catch(() => {});
-  signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      yield value;
-    }
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    reader.releaseLock();
-  }
 }
