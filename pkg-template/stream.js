@@ -7,6 +7,8 @@
 // This module does not import the wasm module: it works with `docstream` and with
 // `docstream/inline` alike, on whatever DocStream it is given.
 
+import { readChunks } from './chunks.js';
+
 /**
  * Pushes every chunk of `source` into `stream` and yields the patches each push
  * returns, then the patches of `stream.finish()`.
@@ -61,20 +63,7 @@ export async function* patches(stream, source, opts = {}) {
 
 /** An iterator over the chunks of `source`, whose return() cancels a ReadableStream. */
 function iterator(source) {
-  if (source && typeof source.getReader === 'function') {
-    const reader = source.getReader();
-    return {
-      async next() {
-        const result = await reader.read();
-        if (result.done) reader.releaseLock();
-        return result;
-      },
-      async return(reason) {
-        await reader.cancel(reason);
-        return { done: true, value: undefined };
-      },
-    };
-  }
+  if (source && typeof source.getReader === 'function') return readChunks(source);
   if (source && typeof source[Symbol.asyncIterator] === 'function') {
     return source[Symbol.asyncIterator]();
   }

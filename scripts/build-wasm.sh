@@ -57,10 +57,28 @@ minify() {
 }
 minify pkg/docstream.css --sourcemap
 for f in pkg/*.js; do
-  if [ "$f" = pkg/inline.js ]; then minify "$f"; else minify "$f" --sourcemap; fi
+  case $f in
+    pkg/inline.js) minify "$f" ;;
+    pkg/element.js | pkg/element-*.js | pkg/chunks.js) ;; # below
+    *) minify "$f" --sourcemap ;;
+  esac
 done
 as_module pkg/docstream.css pkg/docstream-css.js
 as_module assets/page.html pkg/docstream-page.js
+# <docstream-view>'s class (element.js) and its parts (element-*.js), modules by concern
+# in pkg-template/, are bundled into one element.js with the chunk reader (chunks.js,
+# which stream.js imports too; it holds no state): each file a page loads compresses
+# alone, and one file for the nine is 2.3 KB gzip less on the default entry (21.5 KB of
+# JavaScript against 23.8 KB).
+# Every other module of the package stays a module of its own, imported as before
+# (shared state such as apply.js's Trusted Types policy exists once).
+external=(--external:'./highlight/*')
+for f in pkg/*.js; do
+  case $f in pkg/element.js | pkg/element-*.js | pkg/chunks.js) ;; *) external+=(--external:"./${f#pkg/}") ;; esac
+done
+minify pkg/element.js --sourcemap --bundle --format=esm "${external[@]}"
+minify pkg/chunks.js --sourcemap
+rm pkg/element-*.js
 # The syntax highlighter (highlight/, Shiki's grammars): bundled apart, with one chunk per
 # grammar, so the element loads it only when a code block appears.
 node_modules/.bin/esbuild highlight/index.js --bundle --splitting --format=esm --minify \

@@ -3,9 +3,9 @@
 // which imports `docstream`, `docstream/inline` and `docstream/stream` by name.
 // Needs a built pkg/ (bash scripts/build-wasm.sh).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,9 +24,17 @@ try {
   const names = files.map((f) => f.path).sort();
   console.log(`pack-test: ${filename}: ${names.join(', ')}`);
   for (const needed of ['docstream.js', 'docstream.d.ts', 'docstream_bg.wasm', 'inline.js', 'inline.d.ts',
-    'stream.js', 'stream.d.ts', 'docstream.css', 'package.json', 'README.md', 'LICENSE',
+    'stream.js', 'stream.d.ts', 'chunks.js', 'element.js', 'define.js', 'docstream.css', 'package.json', 'README.md', 'LICENSE',
     'highlight/index.js', 'highlight/index.d.ts', 'convert.js', 'convert.d.ts', 'convert_bg.wasm']) {
     if (!names.includes(needed)) throw new Error(`pack-test: the tarball lacks ${needed}`);
+  }
+  // Every module a packed module imports (statically or with import()) is packed too.
+  for (const name of names.filter((n) => n.endsWith('.js'))) {
+    const text = readFileSync(join(pkg, name), 'utf8');
+    for (const m of text.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}\/[^"']+)["']/g)) {
+      const target = posix.normalize(posix.join(posix.dirname(name), m[1]));
+      if (!names.includes(target)) throw new Error(`pack-test: ${name} imports ${m[1]}, which the tarball lacks`);
+    }
   }
 
   const project = join(work, 'project');

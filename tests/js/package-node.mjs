@@ -127,4 +127,74 @@ for (const size of [1, 3, 64, 1000]) assert.deepEqual(run(size), whole, `chunks 
   whole.free();
 }
 
+// The chunk reader (pkg/chunks.js) that <docstream-view>.stream(), docstream/stream and
+// the viewer share: every chunk in order, the lock released at the end or on failure;
+// return() cancels with its reason, or with `cancel: false` only lets go of the stream;
+// an abort cancels the stream while a read waits.
+{
+  const { readChunks } = await import('../../pkg/chunks.js');
+  // A promise that never settles fails the check by name instead of ending Node quietly.
+  const settles = async (promise, what) => {
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: still pending after 2 s`)), 2000);
+    });
+    try {
+      return await Promise.race([promise, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const source = (chunks, log = {}) =>
+    new ReadableStream({
+      pull(c) {
+        if (chunks.length) c.enqueue(chunks.shift());
+        else if (!log.hang) c.close();
+      },
+      cancel(reason) {
+        log.cancelled = { reason };
+      },
+    });
+  const a = source(['a', 'b', 'c']);
+  const seen = [];
+  for await (const chunk of readChunks(a)) seen.push(chunk);
+  assert.deepEqual(seen, ['a', 'b', 'c'], 'readChunks: every chunk in order');
+  assert.equal(a.locked, false, 'readChunks: the lock is released at the end');
+
+  const log = {};
+  const b = source(['a', 'b'], log);
+  const it = readChunks(b);
+  assert.deepEqual(await it.next(), { done: false, value: 'a' });
+  await it.return('enough');
+  assert.deepEqual(log.cancelled, { reason: 'enough' }, 'readChunks: return(reason) cancels with the reason');
+  assert.deepEqual(await it.next(), { done: true, value: undefined }, 'readChunks: nothing after return()');
+
+  const kept = {};
+  const c = source(['a', 'b'], kept);
+  const it2 = readChunks(c, { cancel: false });
+  await it2.next();
+  await it2.return();
+  assert.equal(kept.cancelled, undefined, 'readChunks: cancel: false does not cancel');
+  assert.equal(c.locked, false, 'readChunks: cancel: false releases the lock');
+  const rest = await c.getReader().read();
+  assert.deepEqual(rest, { done: false, value: 'b' }, 'readChunks: cancel: false leaves the rest to read');
+
+  const hung = { hang: true };
+  const d = source([], hung);
+  const controller = new AbortController();
+  const waiting = readChunks(d, { signal: controller.signal, cancel: false }).next();
+  controller.abort('stop');
+  const ended = await settles(waiting, 'readChunks: an abort ends a waiting read');
+  assert.deepEqual(ended, { done: true, value: undefined }, 'readChunks: an abort ends a waiting read');
+  assert.deepEqual(hung.cancelled, { reason: 'stop' }, 'readChunks: an abort cancels with its reason');
+  assert.equal(d.locked, false, 'readChunks: the lock is released after an abort');
+
+  const failure = new Error('network');
+  const e = new ReadableStream({ pull: (ctl) => ctl.error(failure) });
+  const it3 = readChunks(e);
+  await assert.rejects(it3.next(), (err) => err === failure, 'readChunks: a failed read rejects with its error');
+  assert.equal(e.locked, false, 'readChunks: the lock is released on failure');
+  assert.deepEqual(await it3.return('late'), { done: true, value: undefined }, 'readChunks: return() after a failure');
+}
+
 console.log('package-node: ok');

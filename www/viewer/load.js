@@ -2,6 +2,8 @@
 // <docstream-view>'s `stream()`, which loads them in slices that give the page back
 // between them, so a 50 MB file loads while the page stays scrollable.
 
+import { readChunks } from '../../pkg/chunks.js';
+
 /** Bytes read from a Blob at a time (the element pushes them in smaller pieces). */
 const READ = 1 << 20;
 
@@ -31,16 +33,9 @@ async function* blobChunks(blob) {
 
 /** Chunks of a fetch Response body; `keep` collects them for replay. */
 async function* bodyChunks(response, keep) {
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      keep.push(value);
-      yield value;
-    }
-  } finally {
-    reader.releaseLock();
+  for await (const value of readChunks(response.body, { cancel: false })) {
+    keep.push(value);
+    yield value;
   }
 }
 

@@ -1,0 +1,235 @@
+// What a <docstream-view> adds to the documents its patches build, and how those
+// answer the reader: `part` attributes, copy controls (tables get theirs here), the
+// pressed state of a clarification's options, code coloured as it arrives, thinking
+// open while it streams (diagrams and formulas: element-figures.js).
+import { PatchApplier } from './apply.js';
+import { documentType } from './outline.js';
+import { Colorer } from './colorer.js';
+import { tableAsMarkdown, tableAsTsv } from './table-copy.js';
+import { within } from './element-view.js';
+
+/** The default `highlighter`: docstream's Shiki-based one, imported the first time a code
+ * block appears (so a page without code never loads it). */
+const defaultHighlighter = {
+  open: (lang) => import('./highlight/index.js').then((m) => m.open(lang)),
+};
+
+/** Applies one view's patches (element-view.js) and decorates what they add. */
+export class Decorator {
+  #view;
+  #applier;
+  #highlighter = defaultHighlighter;
+  #colorer = null;
+  /** The option picked per question id, kept as patches re-render the question. */
+  #choices = new Map();
+  /** The thinking opened while it streams (`thinking="live"`), folded when the answer
+   * starts unless the reader toggled it. */
+  #liveThinking = null;
+  #toggledByReader = new WeakSet();
+  #figures;
+
+  /** `figures`: diagrams and formulas (element-figures.js). */
+  constructor(view, figures) {
+    this.#view = view;
+    this.#figures = figures;
+    this.#applier = new PatchApplier(view.conversation, {
+      turn: decorateTurn,
+      header: (el) => el.setAttribute('part', 'turn-header'),
+      document: (el) => this.#decorateDocument(el),
+      appended: (el, first) => this.#decorateParts(el, first),
+    });
+    this.#colorer = this.#newColorer();
+    view.root.addEventListener('click', (e) => this.#onClick(e));
+  }
+
+  /** The `highlighter` in use, or null (colouring off). */
+  get highlighter() {
+    return this.#highlighter;
+  }
+  set highlighter(v) {
+    this.#highlighter = v && typeof v.open === 'function' ? v : null;
+    this.#colorer = this.#newColorer();
+  }
+
+  /** Applies patches in the wire form (`DocStream.pull()`), colours what they added and
+   * keeps the latest lines of a thinking that streams in view. */
+  render(wire) {
+    this.#applier.applyWire(wire);
+    this.#colorer?.run();
+    const live = this.#liveThinking;
+    // The latest lines of the thinking in view while it streams.
+    if (live?.open && !this.#toggledByReader.has(live)) live.scrollTop = live.scrollHeight;
+  }
+
+  /** The stream ended: the thinking folds. */
+  ended() {
+    this.#foldLiveThinking();
+  }
+
+  /** The view was emptied. */
+  reset() {
+    this.#choices.clear();
+    this.#liveThinking = null;
+    this.#colorer = this.#newColorer();
+  }
+
+  #newColorer() {
+    if (!this.#highlighter) return null;
+    const colorer = new Colorer(this.#highlighter, () => colorer.run());
+    return colorer;
+  }
+
+  /** Tells the colorer what a patch changed (unless colouring is off). */
+  #touch(el) {
+    if (this.#colorer && this.#view.host.getAttribute('highlight') !== 'off') this.#colorer.touched(el);
+  }
+
+  #decorateDocument(el) {
+    this.#thinking(el);
+    this.#figures.started(el);
+    this.#touch(el);
+    const type = documentType(el);
+    el.setAttribute('part', type ? `document ${type}` : 'document');
+    this.#decorateParts(el);
+  }
+
+  /** Part attributes, table tools and pressed states on what a patch added: `el`, or
+   * with `first`, the children of `el` from `first` on. */
+  #decorateParts(el, first = null) {
+    this.#touch(el);
+    const added = first ? siblingsFrom(first) : [el];
+    this.#tableTools(added);
+    this.#figures.added(added);
+    for (const b of within(added, '.ds-copy')) b.setAttribute('part', 'copy-button');
+    for (const o of within(added, '.ds-option')) {
+      o.setAttribute('part', 'option');
+      const chosen = this.#choices.get(o.getAttribute('data-question-id'));
+      if (chosen !== undefined) o.setAttribute('aria-pressed', String(chosen === o.getAttribute('data-option-id')));
+    }
+  }
+
+  /** `thinking="live"` (default): a thinking document is open while it streams and
+   * folds when the next document starts; `open`: thinking stays open; `closed`: folded. */
+  #thinking(el) {
+    const details = el.classList.contains('ds-thinking') ? el.querySelector('details.ds-thinking-body') : null;
+    if (!details) {
+      this.#foldLiveThinking();
+      return;
+    }
+    const mode = this.#view.host.getAttribute('thinking') ?? 'live';
+    if (mode === 'open') details.open = true;
+    else if (mode === 'live' && this.#view.busy) {
+      const prev = this.#liveThinking;
+      const id = el.getAttribute('data-doc-id');
+      if (prev && prev.closest('.ds-doc')?.getAttribute('data-doc-id') === id) {
+        // The same document rendered again: it keeps its state.
+        details.open = prev.open;
+        if (this.#toggledByReader.has(prev)) this.#toggledByReader.add(details);
+      } else {
+        this.#foldLiveThinking();
+        details.open = true;
+      }
+      this.#liveThinking = details;
+    }
+  }
+
+  #foldLiveThinking() {
+    const details = this.#liveThinking;
+    this.#liveThinking = null;
+    if (details && !this.#toggledByReader.has(details)) details.open = false;
+  }
+
+  /** Copy controls before each finished Markdown table (TSV and Markdown) among `added`
+   * elements. */
+  #tableTools(added) {
+    const labels = this.#view.labels();
+    for (const table of within(added, '[data-part="blocks"] table')) {
+      if (table.previousElementSibling?.classList.contains('ds-table-tools')) continue;
+      const tools = document.createElement('div');
+      tools.className = 'ds-table-tools';
+      tools.setAttribute('data-ds-ui', '');
+      for (const [kind, text] of [
+        ['tsv', labels.copyTsv],
+        ['markdown', labels.copyMarkdown],
+      ]) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'ds-copy ds-copy-table';
+        b.setAttribute('data-copy', kind);
+        b.setAttribute('part', 'copy-button');
+        b.textContent = text;
+        tools.append(b);
+      }
+      table.before(tools);
+    }
+  }
+
+  #onClick(e) {
+    const root = this.#view.root;
+    const target = e.target instanceof Element ? e.target : null;
+    const summary = target?.closest('summary');
+    if (summary?.parentElement) this.#toggledByReader.add(summary.parentElement);
+    const copy = target?.closest('.ds-copy');
+    if (copy && root.contains(copy)) {
+      this.#copy(copy);
+      return;
+    }
+    const option = target?.closest('.ds-option');
+    if (option && root.contains(option)) {
+      const questionId = option.getAttribute('data-question-id') ?? '';
+      const optionId = option.getAttribute('data-option-id') ?? '';
+      const doc = option.closest('.ds-doc');
+      this.#choices.set(questionId, optionId);
+      const question = option.closest('.ds-question') ?? doc;
+      for (const o of question?.querySelectorAll('.ds-option') ?? []) {
+        if (o.getAttribute('data-question-id') === questionId)
+          o.setAttribute('aria-pressed', String(o === option));
+      }
+      this.#view.emit('docstream-choice', {
+        questionId,
+        optionId,
+        documentId: doc?.getAttribute('data-doc-id') ?? '',
+      });
+    }
+  }
+
+  #copy(button) {
+    const view = this.#view;
+    const doc = button.closest('.ds-doc');
+    if (!doc) return;
+    const kind = button.getAttribute('data-copy');
+    const table = kind === 'tsv' || kind === 'markdown' ? button.parentElement?.nextElementSibling : null;
+    // Line numbers are drawn by the stylesheet, so the text is exactly the code.
+    const text = table
+      ? (kind === 'tsv' ? tableAsTsv(table) : tableAsMarkdown(table))
+      : kind === 'output'
+        ? [...doc.querySelectorAll('.ds-output')].map((p) => p.textContent).join('')
+        : kind === 'command'
+          ? (doc.querySelector('.ds-command')?.textContent ?? '').replace(/^\$ /, '')
+          : (doc.querySelector('.ds-code code')?.textContent ?? '');
+    const proceed = view.emit('docstream-copy', { text, documentId: doc.getAttribute('data-doc-id') ?? '' }, true);
+    if (!proceed) return;
+    const done = () => {
+      view.announce('copied');
+      button.setAttribute('data-ds-copied', '');
+      setTimeout(() => button.removeAttribute('data-ds-copied'), 1500);
+    };
+    const clipboard = globalThis.navigator?.clipboard;
+    if (!clipboard?.writeText) return;
+    clipboard.writeText(text).then(done, (e) =>
+      view.emit('docstream-error', { code: 'DS_CLIPBOARD', message: String(e?.message ?? e) }),
+    );
+  }
+}
+
+function decorateTurn(el) {
+  el.setAttribute('part', el.classList.contains('ds-user') ? 'turn user-turn' : 'turn assistant-turn');
+  el.firstElementChild?.setAttribute('part', 'turn-header');
+}
+
+/** `first` and its next siblings that are elements. */
+function siblingsFrom(first) {
+  const out = [];
+  for (let n = first; n; n = n.nextSibling) if (n.nodeType === 1) out.push(n);
+  return out;
+}
