@@ -5,7 +5,7 @@
 //! fields are left out. Wrong input is a JS `Error` with code `DS_BAD_INPUT`.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

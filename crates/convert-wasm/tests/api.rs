@@ -2,12 +2,21 @@
 //! in Node: each gives what the Rust function gives, errors carry their codes.
 #![cfg(target_arch = "wasm32")]
 
-use js_sys::Reflect;
-use wasm_bindgen::JsValue;
+use js_sys::{Array, Object, Reflect};
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::wasm_bindgen_test;
 
 fn get(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &JsValue::from_str(key)).unwrap()
+}
+
+fn code(err: &JsValue) -> Option<String> {
+    assert!(err.is_instance_of::<js_sys::Error>(), "{err:?} is an Error");
+    get(err, "code").as_string()
+}
+
+fn stringify(v: &JsValue) -> String {
+    js_sys::JSON::stringify(v).unwrap().as_string().unwrap()
 }
 
 fn parse(json: &str) -> JsValue {

@@ -6,7 +6,7 @@
 //! converter ([`gemini_to_openai`]), and message histories both ways ([`messages`]);
 //! [`request`] puts them together for a whole history or request (`docstream convert`).
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
 pub mod gemini_to_openai;
 pub mod messages;

@@ -21,7 +21,7 @@
 //! # Ok::<(), docstream_core::Error>(())
 //! ```
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
 pub mod error;
 pub mod formats;

@@ -7,7 +7,7 @@
 //! [`patch::HtmlView`] keeps a page up to date from the change log while a stream
 //! arrives, and both give the same HTML.
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
 pub mod ascii_runs;
 pub mod blocks;

@@ -80,7 +80,7 @@ pub(crate) struct Slot {
 
 impl Slot {
     /// Writes the part's opening tag.
-    pub fn open(self, out: &mut String) {
+    pub(crate) fn open(self, out: &mut String) {
         out.raw("<")
             .raw(self.tag)
             .raw(" class=\"")
@@ -91,12 +91,12 @@ impl Slot {
     }
 
     /// Writes the part's closing tag.
-    pub fn close(self, out: &mut String) {
+    pub(crate) fn close(self, out: &mut String) {
         out.raw("</").raw(self.tag).raw(">");
     }
 
     /// Writes the whole part with `inner` as its content.
-    pub fn wrap(self, out: &mut String, inner: impl FnOnce(&mut String)) {
+    pub(crate) fn wrap(self, out: &mut String, inner: impl FnOnce(&mut String)) {
         self.open(out);
         inner(out);
         self.close(out);

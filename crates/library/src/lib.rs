@@ -21,6 +21,9 @@
 //! # Ok::<(), docstream_library::store::LibraryError>(())
 //! ```
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs, unreachable_pub)]
+
 pub mod claude_code;
 pub mod cursor;
 pub mod digest;

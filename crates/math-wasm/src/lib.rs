@@ -1,7 +1,7 @@
 //! TeX to MathML for the element: `pkg/math_bg.wasm`, the module `<docstream-view>`
 //! loads when the first formula appears, so pages without formulas never load it.
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
 use wasm_bindgen::prelude::*;
 

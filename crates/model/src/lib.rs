@@ -2,7 +2,7 @@
 //! SPEC §3). Plain data that serialises in seed 000's shape; no parsing, no rendering.
 //! Every other crate of docstream depends on this one, and this one on none of them.
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
 mod changes;
 mod conversation;

@@ -18,7 +18,7 @@
 //! module carries neither and a page loads them only when it uses them.
 
 #![forbid(unsafe_code)]
-#![warn(missing_docs)]
+#![warn(missing_docs, unreachable_pub)]
 
 use wasm_bindgen::JsValue;
 

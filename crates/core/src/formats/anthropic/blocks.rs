@@ -26,7 +26,7 @@ pub(in crate::formats) struct Block<'v> {
 }
 
 impl<'v> Block<'v> {
-    pub fn read(f: Fields<'v, '_>) -> Read<Self> {
+    pub(crate) fn read(f: Fields<'v, '_>) -> Read<Self> {
         Ok(Block {
             kind: f.str("type")?.unwrap_or_default(),
             text: f.str("text")?,
@@ -53,7 +53,7 @@ pub(in crate::formats) enum Content<'v> {
 
 impl<'v> Content<'v> {
     /// Reads `content` kept as its tree (`null` or absent is no content).
-    pub fn read(content: Option<&'v Tree<'v>>) -> Read<Content<'v>> {
+    pub(crate) fn read(content: Option<&'v Tree<'v>>) -> Read<Content<'v>> {
         match content {
             None | Some(Tree::Null) => Ok(Content::Blocks(Vec::new())),
             Some(Tree::Str(s)) => Ok(Content::Text(s)),
@@ -78,7 +78,7 @@ pub(in crate::formats) enum Role {
 
 impl Role {
     /// `user`, `assistant`; anything else (`system`) is `None`.
-    pub fn parse(role: &str) -> Option<Role> {
+    pub(crate) fn parse(role: &str) -> Option<Role> {
         match role {
             "user" | "human" => Some(Role::User),
             "assistant" | "model" => Some(Role::Assistant),
@@ -256,7 +256,7 @@ pub(in crate::formats) struct Message<'v> {
 }
 
 impl<'v> Message<'v> {
-    pub fn read(f: Fields<'v, '_>) -> Read<Self> {
+    pub(crate) fn read(f: Fields<'v, '_>) -> Read<Self> {
         Ok(Message {
             role: f.str("role")?.unwrap_or_default(),
             content: f.get("content"),
