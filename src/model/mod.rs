@@ -5,6 +5,7 @@ mod changes;
 mod conversation;
 mod document;
 mod tool_kind;
+mod tool_view;
 pub(crate) mod unknown;
 
 pub use changes::{Changes, DocChange, DocKey};
@@ -20,3 +21,7 @@ pub use document::{
     ToolResult, meta_from_value,
 };
 pub use tool_kind::ToolKind;
+pub use tool_view::{
+    FileGroup, GenericView, ReadView, SearchKind, SearchView, SubagentView, ToolView, WebFetchView,
+    WebLink, WebSearchView,
+};

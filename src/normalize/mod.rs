@@ -189,9 +189,10 @@ impl Normalizer {
                 metadata,
             } => {
                 self.end_segment();
-                let meta = metadata
+                let mut meta = metadata
                     .and_then(|m| meta_from_value(doc_type, m).ok())
                     .unwrap_or_else(|| Meta::empty(doc_type));
+                tools::read_loaded(&mut meta, self.tool_names);
                 let content = match doc_type {
                     DocumentType::ToolCall
                     | DocumentType::TerminalCommand
@@ -235,7 +236,8 @@ impl Normalizer {
                     self.b.close(key);
                 }
             }
-            Event::Document(doc) => {
+            Event::Document(mut doc) => {
+                tools::read_loaded(&mut doc.meta, self.tool_names);
                 self.end_segment();
                 self.step();
                 let doc_type = doc.doc_type();
@@ -246,7 +248,10 @@ impl Normalizer {
                     self.apply_todo_update(key);
                 }
             }
-            Event::Response(response) => {
+            Event::Response(mut response) => {
+                for d in &mut response.documents {
+                    tools::read_loaded(&mut d.meta, self.tool_names);
+                }
                 self.end_response(ResponseStatus::Completed);
                 self.b.push_turn(Turn::Assistant(*response));
             }

@@ -302,3 +302,48 @@ fn language_class(out: &mut String, language: &str) {
         out.raw(" class=\"language-").raw(&class).raw("\"");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    /// Renderers read the document model only (SPEC §1): no file under `src/render/`
+    /// names the normaliser or the format adapters, so what a tool did is never read
+    /// from its JSON here.
+    #[test]
+    fn render_reads_only_the_model() {
+        let mut todo = vec![PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/render"
+        ))];
+        let (mut files, mut found) = (0, Vec::new());
+        while let Some(path) = todo.pop() {
+            if path.is_dir() {
+                todo.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            files += 1;
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                // The code of the line: before any comment, outside string literals.
+                let code = line.split("//").next().unwrap_or_default();
+                let mut words = code
+                    .split('"')
+                    .step_by(2)
+                    .flat_map(|c| c.split(|c: char| !c.is_alphanumeric() && c != '_'));
+                if words.any(|w| w == "normalize" || w == "formats") {
+                    found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+        assert!(files > 20, "only {files} files read under src/render");
+        assert!(
+            found.is_empty(),
+            "render/ reaches past the model:\n{}",
+            found.join("\n")
+        );
+    }
+}

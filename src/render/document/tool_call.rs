@@ -1,8 +1,8 @@
-//! `tool_call`: any tool without a document type of its own, in the view of its kind
-//! ([`tool_view`]): a header with a human label and a one-line summary ("Read
-//! src/main.rs (40 lines)"), the arguments, and the result — a file's text, matches
-//! grouped by file, web links, or for MCP and unknown tools the arguments as a
-//! key–value list and the result as text or folded JSON.
+//! `tool_call`: any tool without a document type of its own, in the view the
+//! normaliser stored for it ([`ToolView`]): a header with a human label and a one-line
+//! summary ("Read src/main.rs (40 lines)"), the arguments, and the result — a file's
+//! text, matches grouped by file, web links, or for MCP and unknown tools the arguments
+//! as a key–value list and the result as text or folded JSON.
 
 use serde_json::Value;
 
@@ -15,10 +15,8 @@ use super::super::parts::{Part, Slot};
 use super::super::progress::headline;
 use super::super::terminal::strip_ansi;
 use super::super::tool_call::summarize_arguments;
-use super::super::tool_view::{ToolView, tool_view};
 use super::{duration_span, fold_text, l, status_badge, tool_read, tool_search, tool_web};
-use crate::model::{CallStatus, Document, ToolCallMeta};
-use crate::normalize::error_message;
+use crate::model::{CallStatus, Document, ToolCallMeta, ToolView};
 
 pub(super) const PARTS: &[Part] = &[Part::Head, Part::Args, Part::Result];
 
@@ -71,13 +69,12 @@ pub(super) fn part(
     opts: &RenderOptions,
     out: &mut String,
 ) {
-    let view = tool_view(m);
     match part {
-        Part::Head => head(doc, m, &view, opts, out),
-        Part::Args => match &view {
-            ToolView::Generic(g) => arguments(g.arguments, opts, out),
+        Part::Head => head(doc, m, opts, out),
+        Part::Args => match &m.view {
+            ToolView::Generic(_) => arguments(m.shown_arguments(), opts, out),
             ToolView::Subagent(v) => {
-                if let Some(prompt) = v.prompt {
+                if let Some(prompt) = &v.prompt {
                     out.raw("<details class=\"ds-subagent-prompt\"><summary>")
                         .text(l(opts, Label::Prompt))
                         .raw("</summary>");
@@ -90,14 +87,14 @@ pub(super) fn part(
         Part::Result => {
             let Some(result) = &m.result else { return };
             if matches!(result.status, CallStatus::Error | CallStatus::Rejected) {
-                if let Some(msg) = error_message(&result.data).filter(|s| !s.trim().is_empty()) {
+                if let Some(msg) = &m.error {
                     out.raw("<div class=\"ds-tool-error\">")
-                        .text(&strip_ansi(&msg))
+                        .text(&strip_ansi(msg))
                         .raw("</div>");
                     return;
                 }
             }
-            match &view {
+            match &m.view {
                 ToolView::Read(r) => tool_read::render(r, opts, out),
                 ToolView::Search(s) if s.groups.is_some() => tool_search::render(s, opts, out),
                 ToolView::WebSearch(w) => tool_web::search(w, opts, out),
@@ -129,14 +126,8 @@ pub(super) fn part(
     }
 }
 
-fn head(
-    doc: &Document,
-    m: &ToolCallMeta,
-    view: &ToolView<'_>,
-    opts: &RenderOptions,
-    out: &mut String,
-) {
-    match view {
+fn head(doc: &Document, m: &ToolCallMeta, opts: &RenderOptions, out: &mut String) {
+    match &m.view {
         ToolView::Generic(g) => {
             out.raw("<span class=\"ds-tool-name\">");
             if let Some(server) = &g.server {
@@ -144,9 +135,9 @@ fn head(
                     .text(server)
                     .raw("</span> · ");
             }
-            out.text(&g.tool)
+            out.text(g.tool.as_deref().unwrap_or(&m.tool_name))
                 .raw("</span> <span class=\"ds-tool-summary\">")
-                .text(&summarize_arguments(g.arguments))
+                .text(&summarize_arguments(m.shown_arguments()))
                 .raw("</span> ");
         }
         _ => {

@@ -3,15 +3,15 @@
 
 use super::super::RenderOptions;
 use super::super::escape::Markup;
-use super::super::tool_view::{FileGroup, SearchView};
 use super::show_all_items;
+use crate::model::{FileGroup, SearchView};
 
 /// Files shown before the rest fold.
 const FOLD_FILES: usize = 25;
 /// Matching lines shown per file before the rest fold.
 const FOLD_MATCHES: usize = 10;
 
-pub(super) fn render(s: &SearchView<'_>, opts: &RenderOptions, out: &mut String) {
+pub(super) fn render(s: &SearchView, opts: &RenderOptions, out: &mut String) {
     let Some(groups) = &s.groups else { return };
     let list = |out: &mut String, groups: &[FileGroup]| {
         out.raw("<ul class=\"ds-search-files\">");

@@ -4,9 +4,9 @@
 
 use super::super::RenderOptions;
 use super::super::escape::Markup;
-use super::super::tool_view::{WebFetchView, WebSearchView, domain};
 use super::super::url::{UrlVerdict, check_link, normalise};
 use super::fold_text;
+use crate::model::{WebFetchView, WebSearchView};
 
 /// A link to an http(s) address the policy allows; anything else is text.
 fn link(out: &mut String, url: &str, title: &str) {
@@ -35,7 +35,7 @@ fn link(out: &mut String, url: &str, title: &str) {
     }
 }
 
-pub(super) fn search(w: &WebSearchView<'_>, opts: &RenderOptions, out: &mut String) {
+pub(super) fn search(w: &WebSearchView, opts: &RenderOptions, out: &mut String) {
     if !w.links.is_empty() {
         out.raw("<ul class=\"ds-web-results\">");
         for r in &w.links {
@@ -53,8 +53,8 @@ pub(super) fn search(w: &WebSearchView<'_>, opts: &RenderOptions, out: &mut Stri
     }
 }
 
-pub(super) fn fetch(f: &WebFetchView<'_>, opts: &RenderOptions, out: &mut String) {
-    if let Some(url) = f.url {
+pub(super) fn fetch(f: &WebFetchView, opts: &RenderOptions, out: &mut String) {
+    if let Some(url) = &f.url {
         out.raw("<div class=\"ds-fetch-url\">");
         link(out, url, url);
         if let Some(code) = f.code {
@@ -66,5 +66,31 @@ pub(super) fn fetch(f: &WebFetchView<'_>, opts: &RenderOptions, out: &mut String
     }
     if let Some(t) = &f.text {
         fold_text(out, t, opts);
+    }
+}
+
+/// The host of an http(s) address (`docs.rs`), for showing a link's domain.
+fn domain(url: &str) -> Option<&str> {
+    let (scheme, rest) = url.split_once("://")?;
+    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+        return None;
+    }
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit('@').next()?;
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    (!host.is_empty()).then_some(host)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domains() {
+        assert_eq!(
+            domain("https://www.rust-lang.org/learn"),
+            Some("rust-lang.org")
+        );
+        assert_eq!(domain("javascript:alert(1)"), None);
     }
 }
