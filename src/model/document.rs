@@ -445,6 +445,19 @@ impl ToolCallMeta {
             _ => &self.arguments,
         }
     }
+
+    /// The text of a view (`""` where the result does not hold it).
+    pub fn view_text<'a>(&'a self, text: &'a super::ViewText) -> &'a str {
+        match text {
+            super::ViewText::Made(s) => s,
+            super::ViewText::InResult(at) => self
+                .result
+                .as_ref()
+                .and_then(|r| r.data.pointer(at))
+                .and_then(Value::as_str)
+                .unwrap_or_default(),
+        }
+    }
 }
 
 fn empty_object() -> Value {

@@ -22,6 +22,6 @@ pub use document::{
 };
 pub use tool_kind::ToolKind;
 pub use tool_view::{
-    FileGroup, GenericView, ReadView, SearchKind, SearchView, SubagentView, ToolView, WebFetchView,
-    WebLink, WebSearchView,
+    FileGroup, GenericView, ReadView, SearchKind, SearchView, SubagentView, ToolView, ViewText,
+    WebFetchView, WebLink, WebSearchView,
 };

@@ -33,6 +33,18 @@ impl Default for ToolView {
     }
 }
 
+/// A text a view shows: where the call's result holds it as it is (kept there only,
+/// so a file read is not held twice), or made by the normaliser (line numbers removed,
+/// blocks joined). [`ToolCallMeta::view_text`](super::ToolCallMeta::view_text) gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ViewText {
+    /// The string at this JSON Pointer (RFC 6901) of the result's `data` (`""`: the
+    /// data itself).
+    InResult(String),
+    /// Text made from the result.
+    Made(String),
+}
+
 /// A file read: path, lines, content.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReadView {
@@ -41,7 +53,7 @@ pub struct ReadView {
     /// First line shown (1-based).
     pub start: u64,
     /// The text read, line numbers removed; `None` until the result came.
-    pub content: Option<String>,
+    pub content: Option<ViewText>,
     /// Language from the path (`rust`, `text` …).
     pub language: String,
 }
@@ -125,7 +137,7 @@ pub struct WebFetchView {
     /// What the tool was asked about the page (Gemini CLI names the pages in it).
     pub prompt: Option<String>,
     /// The page's text, as the tool returned it.
-    pub text: Option<String>,
+    pub text: Option<ViewText>,
     /// The HTTP status, where the tool says.
     pub code: Option<u64>,
 }
@@ -153,5 +165,5 @@ pub struct GenericView {
     /// arguments themselves. See [`ToolCallMeta::shown_arguments`](super::ToolCallMeta::shown_arguments).
     pub arguments_field: Option<String>,
     /// The result's text, where it is text.
-    pub text: Option<String>,
+    pub text: Option<ViewText>,
 }

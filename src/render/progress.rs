@@ -182,7 +182,8 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
             let (running, done, summary) = match &m.view {
                 ToolView::Read(r) => {
                     let mut s = r.path.clone();
-                    if let (true, Some(c)) = (ok, r.content.as_ref().filter(|c| !c.is_empty())) {
+                    let text = r.content.as_ref().map(|t| m.view_text(t));
+                    if let (true, Some(c)) = (ok, text.filter(|c| !c.is_empty())) {
                         let n = super::document::line_count(c);
                         s.push_str(&format!(" ({})", counted(n, Label::Line, Label::Lines, l)));
                     }
@@ -359,7 +360,7 @@ fn turn_lines(conversation: &Conversation, turn: usize, depth: usize, l: Locale,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{ReadView, TerminalMeta, ToolCallMeta, ToolResult};
+    use crate::model::{ReadView, TerminalMeta, ToolCallMeta, ToolResult, ViewText};
     use serde_json::json;
 
     fn doc(meta: Meta) -> Document {
@@ -399,12 +400,12 @@ mod tests {
             tool_name: "readToolCall".into(),
             result: Some(ToolResult {
                 status: CallStatus::Success,
-                data: json!({}),
+                data: json!({"content": content}),
             }),
             view: ToolView::Read(ReadView {
                 path: "src/main.rs".into(),
                 start: 1,
-                content: Some(content.into()),
+                content: Some(ViewText::InResult("/content".into())),
                 language: "rust".into(),
             }),
             ..ToolCallMeta::default()

@@ -35,7 +35,14 @@ pub(super) fn str_field<'v>(v: &'v Value, names: &[&str]) -> Option<&'v str> {
 
 /// [`field`] as a string that is not empty.
 pub(super) fn text_field<'v>(v: &'v Value, names: &[&str]) -> Option<&'v str> {
-    str_field(v, names).filter(|s| !s.is_empty())
+    named_text(v, names).map(|(text, _)| text)
+}
+
+/// [`text_field`] and the name it stands under.
+pub(super) fn named_text<'v, 'n>(v: &'v Value, names: &[&'n str]) -> Option<(&'v str, &'n str)> {
+    let obj = v.as_object()?;
+    let (name, v) = names.iter().find_map(|n| Some((*n, obj.get(*n)?)))?;
+    Some((v.as_str().filter(|s| !s.is_empty())?, name))
 }
 
 /// [`field`] as a list of strings (other items left out); empty when it is none.

@@ -4,12 +4,15 @@
 use serde_json::Value;
 
 use super::fields::{field, text_field};
-use crate::model::{GenericView, ToolCallMeta, ToolKind};
+use crate::model::{GenericView, ToolCallMeta, ToolKind, ViewText};
 
 /// The generic view of a call of `kind`.
 pub(super) fn generic(m: &ToolCallMeta, kind: ToolKind) -> GenericView {
     let args = &m.arguments;
-    let text = m.result.as_ref().and_then(|r| result_text(&r.data));
+    let text = m.result.as_ref().and_then(|r| match &r.data {
+        Value::String(_) => Some(ViewText::InResult(String::new())),
+        data => result_text(data).map(ViewText::Made),
+    });
     if let Some(rest) = m.tool_name.strip_prefix("mcp__") {
         // Claude Code's `mcp__<server>__<tool>`.
         let (server, tool) = rest.split_once("__").unwrap_or(("", rest));

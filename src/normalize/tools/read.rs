@@ -4,8 +4,8 @@
 use serde_json::Value;
 
 use super::super::language::language_for_path;
-use super::fields::{PATH, field, text_field, u64_field};
-use crate::model::ReadView;
+use super::fields::{PATH, field, named_text, text_field, u64_field};
+use crate::model::{ReadView, ViewText};
 
 /// The view of a read; `None` when no file is named (the call is shown as it is).
 pub(super) fn read(args: &Value, data: Option<&Value>) -> Option<ReadView> {
@@ -21,19 +21,24 @@ pub(super) fn read(args: &Value, data: Option<&Value>) -> Option<ReadView> {
         .or(offset)
         .unwrap_or(1)
         .max(1);
+    // The text, and where the result holds it.
     let text = file
         .and_then(|f| text_field(f, &["content"]))
-        .or_else(|| data.and_then(Value::as_str))
-        .or_else(|| data.and_then(|d| text_field(d, &["content", "contents", "text", "output"])));
-    let content = data.map(|_| {
-        let text = text.unwrap_or_default();
-        match strip_numbers(text) {
+        .map(|t| (t, "/file/content".to_owned()))
+        .or_else(|| data.and_then(Value::as_str).map(|t| (t, String::new())))
+        .or_else(|| {
+            let (t, name) = named_text(data?, &["content", "contents", "text", "output"])?;
+            Some((t, format!("/{name}")))
+        });
+    let content = data.map(|_| match text {
+        Some((t, at)) => match strip_numbers(t) {
             Some((first, stripped)) => {
                 start = first.max(1);
-                stripped
+                ViewText::Made(stripped)
             }
-            None => text.to_owned(),
-        }
+            None => ViewText::InResult(at),
+        },
+        None => ViewText::Made(String::new()),
     });
     Some(ReadView {
         path: path.to_owned(),
@@ -79,6 +84,19 @@ mod tests {
         )
         .unwrap();
         assert_eq!((r.start, r.language.as_str()), (10, "rust"));
-        assert_eq!(r.content.as_deref(), Some("fn main() {\n}\n"));
+        assert_eq!(r.content, Some(ViewText::Made("fn main() {\n}\n".into())));
+    }
+
+    #[test]
+    fn a_text_read_as_it_is_stays_in_the_result() {
+        let text = |data| read(&json!({"path": "a.rs"}), Some(&data)).unwrap().content;
+        let at = |p: &str| Some(ViewText::InResult(p.into()));
+        assert_eq!(text(json!({"file": {"content": "x"}})), at("/file/content"));
+        assert_eq!(text(json!({"contents": "x"})), at("/contents"));
+        assert_eq!(text(json!("x")), at(""));
+        assert_eq!(
+            text(json!({"content": ""})),
+            Some(ViewText::Made(String::new()))
+        );
     }
 }

@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::fields::{field, text_field, u64_field};
-use crate::model::{WebFetchView, WebLink, WebSearchView};
+use super::fields::{field, named_text, text_field, u64_field};
+use crate::model::{ViewText, WebFetchView, WebLink, WebSearchView};
 
 /// A web search: its query, the links of its results and any text answer.
 pub(super) fn web_search(args: &Value, data: Option<&Value>) -> WebSearchView {
@@ -62,10 +62,9 @@ pub(super) fn web_fetch(args: &Value, data: Option<&Value>) -> WebFetchView {
             .map(str::to_owned),
         prompt: text_field(args, &["prompt", "query"]).map(str::to_owned),
         text: data.and_then(|d| match d {
-            Value::String(s) => Some(s.clone()),
-            _ => {
-                text_field(d, &["result", "markdown", "content", "text", "body"]).map(str::to_owned)
-            }
+            Value::String(_) => Some(ViewText::InResult(String::new())),
+            _ => named_text(d, &["result", "markdown", "content", "text", "body"])
+                .map(|(_, name)| ViewText::InResult(format!("/{name}"))),
         }),
         code: data.and_then(|d| u64_field(d, &["code", "status", "statusCode"])),
     }

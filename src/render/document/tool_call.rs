@@ -16,7 +16,7 @@ use super::super::progress::headline;
 use super::super::terminal::strip_ansi;
 use super::super::tool_call::summarize_arguments;
 use super::{duration_span, fold_text, l, status_badge, tool_read, tool_search, tool_web};
-use crate::model::{CallStatus, Document, ToolCallMeta, ToolView};
+use crate::model::{CallStatus, Document, GenericView, ToolCallMeta, ToolView};
 
 pub(super) const PARTS: &[Part] = &[Part::Head, Part::Args, Part::Result];
 
@@ -95,10 +95,15 @@ pub(super) fn part(
                 }
             }
             match &m.view {
-                ToolView::Read(r) => tool_read::render(r, opts, out),
+                ToolView::Read(r) => {
+                    let text = r.content.as_ref().map_or("", |t| m.view_text(t));
+                    tool_read::render(r, text, opts, out);
+                }
                 ToolView::Search(s) if s.groups.is_some() => tool_search::render(s, opts, out),
                 ToolView::WebSearch(w) => tool_web::search(w, opts, out),
-                ToolView::WebFetch(f) => tool_web::fetch(f, opts, out),
+                ToolView::WebFetch(f) => {
+                    tool_web::fetch(f, f.text.as_ref().map(|t| m.view_text(t)), opts, out);
+                }
                 ToolView::Subagent(v) if v.answer.is_some() => {
                     out.raw("<div class=\"ds-subagent-answer\">");
                     markdown(
@@ -113,8 +118,8 @@ pub(super) fn part(
                 // No answer beside its run (Cursor's result is the run and its ids): the
                 // run says it all.
                 ToolView::Subagent(_) if m.subagent.as_ref().is_some_and(|s| s.turn.is_some()) => {}
-                ToolView::Generic(g) if g.text.is_some() => {
-                    fold_text(out, g.text.as_deref().unwrap_or_default(), opts);
+                ToolView::Generic(GenericView { text: Some(t), .. }) => {
+                    fold_text(out, m.view_text(t), opts);
                 }
                 _ => match &result.data {
                     Value::String(s) => fold_text(out, s, opts),

@@ -6,8 +6,7 @@ use super::super::escape::Markup;
 use super::{FOLD_LINES, code_line, language_class, show_all};
 use crate::model::ReadView;
 
-pub(super) fn render(r: &ReadView, opts: &RenderOptions, out: &mut String) {
-    let Some(text) = &r.content else { return };
+pub(super) fn render(r: &ReadView, text: &str, opts: &RenderOptions, out: &mut String) {
     if text.is_empty() {
         return; // a tool that gives no text back (Gemini CLI's summary) shows none
     }

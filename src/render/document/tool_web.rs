@@ -53,7 +53,7 @@ pub(super) fn search(w: &WebSearchView, opts: &RenderOptions, out: &mut String) 
     }
 }
 
-pub(super) fn fetch(f: &WebFetchView, opts: &RenderOptions, out: &mut String) {
+pub(super) fn fetch(f: &WebFetchView, text: Option<&str>, opts: &RenderOptions, out: &mut String) {
     if let Some(url) = &f.url {
         out.raw("<div class=\"ds-fetch-url\">");
         link(out, url, url);
@@ -64,7 +64,7 @@ pub(super) fn fetch(f: &WebFetchView, opts: &RenderOptions, out: &mut String) {
         }
         out.raw("</div>");
     }
-    if let Some(t) = &f.text {
+    if let Some(t) = text {
         fold_text(out, t, opts);
     }
 }
