@@ -983,8 +983,8 @@ export interface ToolCallMeta {
     /**
      * What kind of tool it is, as the call's format names it (addition): `read`,
      * `grep`, `web_fetch` … or `other`. Absent from a response saved by an earlier
-     * version (and kept absent: a saved response round-trips unchanged); the renderers
-     * then look the name up in every format's table.
+     * version (and kept absent: a saved response round-trips unchanged); the
+     * normaliser then looks the name up in the tables of the format being read.
      */
     toolKind?: ToolKind;
 }

@@ -29,7 +29,6 @@ pub mod progress;
 pub mod syntax;
 pub mod terminal;
 pub mod tool_call;
-pub mod tool_view;
 pub mod turn;
 pub mod url;
 mod user_prompt;

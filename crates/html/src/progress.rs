@@ -5,11 +5,9 @@
 
 use crate::labels::{Label, Locale, label};
 use crate::tool_call::summarize_arguments;
-use crate::tool_view::{SearchKind, ToolView, tool_view};
-use docstream_core::normalize::error_message;
 use docstream_model::{
-    ApprovalStatus, CallStatus, Conversation, DocKey, Document, FileOperation, Meta, TodoStatus,
-    Turn,
+    ApprovalStatus, CallStatus, Conversation, DocKey, Document, FileOperation, Meta, SearchKind,
+    TodoStatus, ToolView, Turn,
 };
 
 /// What a document did, as one line: a verb, what it was done to, and how it ended.
@@ -48,7 +46,7 @@ pub fn action_label(doc: &Document) -> Option<Label> {
             FileOperation::Edit | FileOperation::Rename => Label::EditedFile,
         },
         Meta::TerminalCommand(_) => Label::RanCommand,
-        Meta::ToolCall(m) => match tool_view(m) {
+        Meta::ToolCall(m) => match m.view {
             ToolView::Read(_) => Label::ReadFile,
             ToolView::Subagent(_) => Label::RanAgent,
             _ => Label::CalledTool,
@@ -89,18 +87,12 @@ fn quoted(s: &str) -> String {
     format!("“{}”", short(s, 60))
 }
 
-/// How a call ended when not as planned.
-fn outcome(
-    status: Option<CallStatus>,
-    data: Option<&serde_json::Value>,
-    l: Locale,
-) -> Option<String> {
+/// How a call ended when not as planned (with the message of its failure, if any).
+fn outcome(status: Option<CallStatus>, error: Option<&str>, l: Locale) -> Option<String> {
     match status? {
-        CallStatus::Error => Some(match data.and_then(error_message) {
-            Some(msg) if !msg.trim().is_empty() => {
-                format!("{}: {}", label(l, Label::Failed), short(&msg, 100))
-            }
-            _ => label(l, Label::Failed).to_owned(),
+        CallStatus::Error => Some(match error {
+            Some(msg) => format!("{}: {}", label(l, Label::Failed), short(msg, 100)),
+            None => label(l, Label::Failed).to_owned(),
         }),
         CallStatus::Rejected => Some(label(l, Label::Rejected).to_owned()),
         CallStatus::NoResult => Some(label(l, Label::NoResult).to_owned()),
@@ -185,13 +177,13 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
         }
         Meta::ToolCall(m) => {
             let status = Some(m.status());
-            let data = m.result.as_ref().map(|r| &r.data);
-            let failed = outcome(status, data, l);
+            let failed = outcome(status, m.error.as_deref(), l);
             let ok = failed.is_none() && m.result.is_some();
-            let (running, done, summary) = match tool_view(m) {
+            let (running, done, summary) = match &m.view {
                 ToolView::Read(r) => {
-                    let mut s = r.path.to_owned();
-                    if let (true, Some(c)) = (ok, r.content.as_ref().filter(|c| !c.is_empty())) {
+                    let mut s = r.path.clone();
+                    let text = r.content.as_ref().map(|t| m.view_text(t));
+                    if let (true, Some(c)) = (ok, text.filter(|c| !c.is_empty())) {
                         let n = crate::document::line_count(c);
                         s.push_str(&format!(" ({})", counted(n, Label::Line, Label::Lines, l)));
                     }
@@ -204,12 +196,12 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
                         SearchKind::List => (Label::Listing, Label::Listed),
                         SearchKind::Codebase => (Label::SearchingCodebase, Label::SearchedCodebase),
                     };
-                    let mut s = match (v.kind, v.query) {
+                    let mut s = match (v.kind, &v.query) {
                         (SearchKind::List, _) | (_, None) => String::new(),
                         (SearchKind::Glob, Some(q)) => short(q, 60),
                         (_, Some(q)) => quoted(q),
                     };
-                    if let Some(p) = v.path {
+                    if let Some(p) = &v.path {
                         if !s.is_empty() {
                             s.push(' ');
                             s.push_str(label(l, Label::InWhere));
@@ -243,7 +235,7 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
                     (running, done, s)
                 }
                 ToolView::WebSearch(v) => {
-                    let mut s = v.query.map(quoted).unwrap_or_default();
+                    let mut s = v.query.as_deref().map(quoted).unwrap_or_default();
                     if ok && !v.links.is_empty() {
                         s.push_str(&format!(
                             " ({})",
@@ -252,9 +244,10 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
                     }
                     (Label::SearchingWeb, Label::SearchedWeb, s)
                 }
-                ToolView::Subagent(v) => {
-                    let mut s = quoted(v.description);
-                    if let Some(t) = v.agent_type {
+                ToolView::Subagent(_) => {
+                    let sub = m.subagent.as_ref();
+                    let mut s = quoted(sub.map_or("", |s| &s.description));
+                    if let Some(t) = sub.and_then(|s| s.agent_type.as_ref()) {
                         s.push_str(&format!(" ({t})"));
                     }
                     (Label::StartingAgent, Label::RanAgent, s.trim().to_owned())
@@ -263,16 +256,18 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
                     Label::Fetching,
                     Label::Fetched,
                     v.url
-                        .or(v.prompt)
+                        .as_deref()
+                        .or(v.prompt.as_deref())
                         .map(|u| short(u, 100))
                         .unwrap_or_default(),
                 ),
                 ToolView::Generic(g) => {
+                    let tool = g.tool.as_deref().unwrap_or(&m.tool_name);
                     let mut s = match &g.server {
-                        Some(server) => format!("{server} · {}", g.tool),
-                        None => g.tool.clone().into_owned(),
+                        Some(server) => format!("{server} · {tool}"),
+                        None => tool.to_owned(),
                     };
-                    let args = summarize_arguments(g.arguments);
+                    let args = summarize_arguments(m.shown_arguments());
                     if !args.is_empty() {
                         s.push_str(&format!(" ({args})"));
                     }
@@ -365,7 +360,7 @@ fn turn_lines(conversation: &Conversation, turn: usize, depth: usize, l: Locale,
 #[cfg(test)]
 mod tests {
     use super::*;
-    use docstream_model::{TerminalMeta, ToolCallMeta, ToolResult};
+    use docstream_model::{ReadView, TerminalMeta, ToolCallMeta, ToolResult, ViewText};
     use serde_json::json;
 
     fn doc(meta: Meta) -> Document {
@@ -403,10 +398,15 @@ mod tests {
     fn read_lines_count_lines_never_1_lines() {
         let m = |content: &str| ToolCallMeta {
             tool_name: "readToolCall".into(),
-            arguments: json!({"path": "src/main.rs"}),
             result: Some(ToolResult {
                 status: CallStatus::Success,
                 data: json!({"content": content}),
+            }),
+            view: ToolView::Read(ReadView {
+                path: "src/main.rs".into(),
+                start: 1,
+                content: Some(ViewText::InResult("/content".into())),
+                language: "rust".into(),
             }),
             ..ToolCallMeta::default()
         };

@@ -353,10 +353,19 @@ pub struct ToolCallMeta {
     pub subagent: Option<Subagent>,
     /// What kind of tool it is, as the call's format names it (addition): `read`,
     /// `grep`, `web_fetch` … or `other`. Absent from a response saved by an earlier
-    /// version (and kept absent: a saved response round-trips unchanged); the renderers
-    /// then look the name up in every format's table.
+    /// version (and kept absent: a saved response round-trips unchanged); the
+    /// normaliser then looks the name up in the tables of the format being read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_kind: Option<super::ToolKind>,
+    /// What the call did, read by the normaliser from its kind, arguments and result
+    /// (a file read, a search, a sub-agent …): what the renderers show. Derived, so not
+    /// serialised; the normaliser makes it again for a response it loads.
+    #[serde(skip)]
+    pub view: super::ToolView,
+    /// The message of a failed or rejected result, read by the normaliser; `None` when
+    /// the result says none (derived, not serialised).
+    #[serde(skip)]
+    pub error: Option<String>,
 }
 
 /// The sub-agent a tool call started (addition): its run is a response of its own,
@@ -401,6 +410,8 @@ impl Default for ToolCallMeta {
             document_type: None,
             subagent: None,
             tool_kind: None,
+            view: super::ToolView::default(),
+            error: None,
         }
     }
 }
@@ -430,6 +441,34 @@ impl ToolCallMeta {
             .map(|r| r.status)
             .or(self.status)
             .unwrap_or(CallStatus::Running)
+    }
+
+    /// The arguments a person is shown for a call in the generic view: those given to
+    /// an MCP server's tool where the call wraps them
+    /// ([`GenericView::arguments_field`](super::GenericView::arguments_field)), else
+    /// the call's own.
+    pub fn shown_arguments(&self) -> &Value {
+        match &self.view {
+            super::ToolView::Generic(g) => g
+                .arguments_field
+                .as_ref()
+                .and_then(|f| self.arguments.get(f))
+                .unwrap_or(&self.arguments),
+            _ => &self.arguments,
+        }
+    }
+
+    /// The text of a view (`""` where the result does not hold it).
+    pub fn view_text<'a>(&'a self, text: &'a super::ViewText) -> &'a str {
+        match text {
+            super::ViewText::Made(s) => s,
+            super::ViewText::InResult(at) => self
+                .result
+                .as_ref()
+                .and_then(|r| r.data.pointer(at))
+                .and_then(Value::as_str)
+                .unwrap_or_default(),
+        }
     }
 }
 

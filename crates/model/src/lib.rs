@@ -11,6 +11,7 @@ mod lenient;
 pub mod read_json;
 pub mod time;
 mod tool_kind;
+mod tool_view;
 pub mod unknown;
 
 pub use changes::{Changes, DocChange, DocKey};
@@ -26,3 +27,7 @@ pub use document::{
     ToolResult, meta_from_value,
 };
 pub use tool_kind::ToolKind;
+pub use tool_view::{
+    FileGroup, GenericView, ReadView, SearchKind, SearchView, SubagentView, ToolView, ViewText,
+    WebFetchView, WebLink, WebSearchView,
+};

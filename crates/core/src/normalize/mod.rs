@@ -20,7 +20,7 @@ use serde_json::Value;
 pub use events::{ErrorInfo, Event, SessionInfo, ToolOutcome};
 pub use language::language_for_path;
 pub use sink::Sink;
-pub use tools::error_message;
+pub(crate) use tools::error_message;
 pub use tools::{GENERIC, ToolKind, ToolNames, kind_in, kind_of as tool_kind};
 
 use crate::error::codes;
@@ -193,9 +193,10 @@ impl Normalizer {
                 metadata,
             } => {
                 self.end_segment();
-                let meta = metadata
+                let mut meta = metadata
                     .and_then(|m| meta_from_value(doc_type, m).ok())
                     .unwrap_or_else(|| Meta::empty(doc_type));
+                tools::read_loaded(&mut meta, self.tool_names);
                 let content = match doc_type {
                     DocumentType::ToolCall
                     | DocumentType::TerminalCommand
@@ -239,7 +240,8 @@ impl Normalizer {
                     self.b.close(key);
                 }
             }
-            Event::Document(doc) => {
+            Event::Document(mut doc) => {
+                tools::read_loaded(&mut doc.meta, self.tool_names);
                 self.end_segment();
                 self.step();
                 let doc_type = doc.doc_type();
@@ -250,7 +252,10 @@ impl Normalizer {
                     self.apply_todo_update(key);
                 }
             }
-            Event::Response(response) => {
+            Event::Response(mut response) => {
+                for d in &mut response.documents {
+                    tools::read_loaded(&mut d.meta, self.tool_names);
+                }
                 self.end_response(ResponseStatus::Completed);
                 self.b.push_turn(Turn::Assistant(*response));
             }

@@ -1,8 +1,8 @@
-//! `tool_call`: any tool without a document type of its own, in the view of its kind
-//! ([`tool_view`]): a header with a human label and a one-line summary ("Read
-//! src/main.rs (40 lines)"), the arguments, and the result — a file's text, matches
-//! grouped by file, web links, or for MCP and unknown tools the arguments as a
-//! key–value list and the result as text or folded JSON.
+//! `tool_call`: any tool without a document type of its own, in the view the
+//! normaliser stored for it ([`ToolView`]): a header with a human label and a one-line
+//! summary ("Read src/main.rs (40 lines)"), the arguments, and the result — a file's
+//! text, matches grouped by file, web links, or for MCP and unknown tools the arguments
+//! as a key–value list and the result as text or folded JSON.
 
 use serde_json::Value;
 
@@ -16,9 +16,7 @@ use crate::parts::{Part, Slot};
 use crate::progress::headline;
 use crate::terminal::strip_ansi;
 use crate::tool_call::summarize_arguments;
-use crate::tool_view::{ToolView, tool_view};
-use docstream_core::normalize::error_message;
-use docstream_model::{CallStatus, Document, ToolCallMeta};
+use docstream_model::{CallStatus, Document, GenericView, ToolCallMeta, ToolView};
 
 pub(super) const PARTS: &[Part] = &[Part::Head, Part::Args, Part::Result];
 
@@ -71,13 +69,12 @@ pub(super) fn part(
     opts: &RenderOptions,
     out: &mut String,
 ) {
-    let view = tool_view(m);
     match part {
-        Part::Head => head(doc, m, &view, opts, out),
-        Part::Args => match &view {
-            ToolView::Generic(g) => arguments(g.arguments, opts, out),
+        Part::Head => head(doc, m, opts, out),
+        Part::Args => match &m.view {
+            ToolView::Generic(_) => arguments(m.shown_arguments(), opts, out),
             ToolView::Subagent(v) => {
-                if let Some(prompt) = v.prompt {
+                if let Some(prompt) = &v.prompt {
                     out.raw("<details class=\"ds-subagent-prompt\"><summary>")
                         .text(l(opts, Label::Prompt))
                         .raw("</summary>");
@@ -90,18 +87,23 @@ pub(super) fn part(
         Part::Result => {
             let Some(result) = &m.result else { return };
             if matches!(result.status, CallStatus::Error | CallStatus::Rejected) {
-                if let Some(msg) = error_message(&result.data).filter(|s| !s.trim().is_empty()) {
+                if let Some(msg) = &m.error {
                     out.raw("<div class=\"ds-tool-error\">")
-                        .text(&strip_ansi(&msg))
+                        .text(&strip_ansi(msg))
                         .raw("</div>");
                     return;
                 }
             }
-            match &view {
-                ToolView::Read(r) => tool_read::render(r, opts, out),
+            match &m.view {
+                ToolView::Read(r) => {
+                    let text = r.content.as_ref().map_or("", |t| m.view_text(t));
+                    tool_read::render(r, text, opts, out);
+                }
                 ToolView::Search(s) if s.groups.is_some() => tool_search::render(s, opts, out),
                 ToolView::WebSearch(w) => tool_web::search(w, opts, out),
-                ToolView::WebFetch(f) => tool_web::fetch(f, opts, out),
+                ToolView::WebFetch(f) => {
+                    tool_web::fetch(f, f.text.as_ref().map(|t| m.view_text(t)), opts, out);
+                }
                 ToolView::Subagent(v) if v.answer.is_some() => {
                     out.raw("<div class=\"ds-subagent-answer\">");
                     markdown(
@@ -116,8 +118,8 @@ pub(super) fn part(
                 // No answer beside its run (Cursor's result is the run and its ids): the
                 // run says it all.
                 ToolView::Subagent(_) if m.subagent.as_ref().is_some_and(|s| s.turn.is_some()) => {}
-                ToolView::Generic(g) if g.text.is_some() => {
-                    fold_text(out, g.text.as_deref().unwrap_or_default(), opts);
+                ToolView::Generic(GenericView { text: Some(t), .. }) => {
+                    fold_text(out, m.view_text(t), opts);
                 }
                 _ => match &result.data {
                     Value::String(s) => fold_text(out, s, opts),
@@ -129,14 +131,8 @@ pub(super) fn part(
     }
 }
 
-fn head(
-    doc: &Document,
-    m: &ToolCallMeta,
-    view: &ToolView<'_>,
-    opts: &RenderOptions,
-    out: &mut String,
-) {
-    match view {
+fn head(doc: &Document, m: &ToolCallMeta, opts: &RenderOptions, out: &mut String) {
+    match &m.view {
         ToolView::Generic(g) => {
             out.raw("<span class=\"ds-tool-name\">");
             if let Some(server) = &g.server {
@@ -144,9 +140,9 @@ fn head(
                     .text(server)
                     .raw("</span> · ");
             }
-            out.text(&g.tool)
+            out.text(g.tool.as_deref().unwrap_or(&m.tool_name))
                 .raw("</span> <span class=\"ds-tool-summary\">")
-                .text(&summarize_arguments(g.arguments))
+                .text(&summarize_arguments(m.shown_arguments()))
                 .raw("</span> ");
         }
         _ => {

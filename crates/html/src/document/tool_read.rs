@@ -4,17 +4,16 @@
 use super::{FOLD_LINES, code_line, language_class, show_all};
 use crate::RenderOptions;
 use crate::escape::Markup;
-use crate::tool_view::ReadView;
+use docstream_model::ReadView;
 
-pub(super) fn render(r: &ReadView<'_>, opts: &RenderOptions, out: &mut String) {
-    let Some(text) = &r.content else { return };
+pub(super) fn render(r: &ReadView, text: &str, opts: &RenderOptions, out: &mut String) {
     if text.is_empty() {
         return; // a tool that gives no text back (Gemini CLI's summary) shows none
     }
     let lines: Vec<&str> = text.lines().collect();
     let pre = |out: &mut String, from: usize, lines: &[&str]| {
         out.raw("<pre class=\"ds-code ds-read\" tabindex=\"0\"><code");
-        language_class(out, r.language);
+        language_class(out, &r.language);
         out.raw(">");
         for (i, line) in lines.iter().enumerate() {
             code_line(out, r.start.saturating_add((from + i) as u64), line);

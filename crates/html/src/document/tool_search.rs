@@ -4,14 +4,14 @@
 use super::show_all_items;
 use crate::RenderOptions;
 use crate::escape::Markup;
-use crate::tool_view::{FileGroup, SearchView};
+use docstream_model::{FileGroup, SearchView};
 
 /// Files shown before the rest fold.
 const FOLD_FILES: usize = 25;
 /// Matching lines shown per file before the rest fold.
 const FOLD_MATCHES: usize = 10;
 
-pub(super) fn render(s: &SearchView<'_>, opts: &RenderOptions, out: &mut String) {
+pub(super) fn render(s: &SearchView, opts: &RenderOptions, out: &mut String) {
     let Some(groups) = &s.groups else { return };
     let list = |out: &mut String, groups: &[FileGroup]| {
         out.raw("<ul class=\"ds-search-files\">");

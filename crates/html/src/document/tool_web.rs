@@ -5,8 +5,8 @@
 use super::fold_text;
 use crate::RenderOptions;
 use crate::escape::Markup;
-use crate::tool_view::{WebFetchView, WebSearchView, domain};
 use crate::url::{UrlVerdict, check_link, normalise};
+use docstream_model::{WebFetchView, WebSearchView};
 
 /// A link to an http(s) address the policy allows; anything else is text.
 fn link(out: &mut String, url: &str, title: &str) {
@@ -35,7 +35,7 @@ fn link(out: &mut String, url: &str, title: &str) {
     }
 }
 
-pub(super) fn search(w: &WebSearchView<'_>, opts: &RenderOptions, out: &mut String) {
+pub(super) fn search(w: &WebSearchView, opts: &RenderOptions, out: &mut String) {
     if !w.links.is_empty() {
         out.raw("<ul class=\"ds-web-results\">");
         for r in &w.links {
@@ -53,8 +53,8 @@ pub(super) fn search(w: &WebSearchView<'_>, opts: &RenderOptions, out: &mut Stri
     }
 }
 
-pub(super) fn fetch(f: &WebFetchView<'_>, opts: &RenderOptions, out: &mut String) {
-    if let Some(url) = f.url {
+pub(super) fn fetch(f: &WebFetchView, text: Option<&str>, opts: &RenderOptions, out: &mut String) {
+    if let Some(url) = &f.url {
         out.raw("<div class=\"ds-fetch-url\">");
         link(out, url, url);
         if let Some(code) = f.code {
@@ -64,7 +64,33 @@ pub(super) fn fetch(f: &WebFetchView<'_>, opts: &RenderOptions, out: &mut String
         }
         out.raw("</div>");
     }
-    if let Some(t) = &f.text {
+    if let Some(t) = text {
         fold_text(out, t, opts);
+    }
+}
+
+/// The host of an http(s) address (`docs.rs`), for showing a link's domain.
+fn domain(url: &str) -> Option<&str> {
+    let (scheme, rest) = url.split_once("://")?;
+    if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
+        return None;
+    }
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit('@').next()?;
+    let host = host.strip_prefix("www.").unwrap_or(host);
+    (!host.is_empty()).then_some(host)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domains() {
+        assert_eq!(
+            domain("https://www.rust-lang.org/learn"),
+            Some("rust-lang.org")
+        );
+        assert_eq!(domain("javascript:alert(1)"), None);
     }
 }
