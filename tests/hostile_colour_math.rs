@@ -322,6 +322,39 @@ fn code_blocks(page: &str) -> Vec<&str> {
         .collect()
 }
 
+/// The lines that looped Sublime's JavaScript grammar, as the issue gives them: in a
+/// `javascript` block and in edits of `.javascript` and `.htc` files. They are
+/// coloured at once, by the grammar `js` blocks get (the loop never starts).
+#[test]
+fn the_issue_s_javascript_lines_are_coloured_at_once() {
+    let lines = ["x /*", "a * {} /* c */", "export default {} /* settings */"].map(String::from);
+    let mut stream = text_transcript(&format!("```javascript\n{}\n```\n", lines.join("\n")));
+    for (i, path) in ["src/app.javascript", "legacy/behavior.htc"]
+        .iter()
+        .enumerate()
+    {
+        let edit = json!({"type": "assistant", "message": {"role": "assistant", "content": [
+            {"type": "tool_use", "id": format!("t{i}"), "name": "Edit", "input": {"file_path": path,
+                "old_string": "x = 1", "new_string": lines.join("\n")}}]}});
+        let at = stream.find('\n').unwrap() + 1;
+        stream.insert_str(at, &format!("{edit}\n"));
+    }
+    let input = write_input("issue-javascript", &stream);
+    let run = html(&input, &[], Duration::from_secs(30)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(run.took < Duration::from_secs(10), "took {:?}", run.took);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+    assert!(
+        run.page
+            .contains("x <span class=\"ds-hl-comment\">/*</span>"),
+        "the block is not coloured"
+    );
+    let diffs = run
+        .page
+        .matches("<td class=\"ds-diff-text\"><span class=\"ds-hl-")
+        .count();
+    assert!(diffs >= 2, "the edits are not coloured: {diffs}");
+}
+
 /// A grammar past its budget (INI takes tens of seconds on a line of 2,000 spaces:
 /// backtracking) costs about one budget: that block is plain, the grammar is not used
 /// again (its next block is plain at once), other grammars are still coloured, and the

@@ -109,6 +109,12 @@ fn syntax_for(lang: &str) -> Option<&'static SyntaxReference> {
         "c++" => "cpp",
         "shell" | "console" | "zsh" => "bash",
         "dockerfile" => "Dockerfile",
+        // `js`'s grammar (bat's JavaScript (Babel)), as the browser colours both alike.
+        // By name and by its `.htc` extension these would find Sublime's older
+        // JavaScript, which loops forever on a line as common as `x /*` (a pair of
+        // non-consuming `set`s, trishume/syntect#460; fixing the grammar as it loads
+        // means rebuilding the whole syntax set, 1.5 s a process).
+        "javascript" | "htc" => "js",
         l => l,
     };
     set.find_syntax_by_token(lang)
@@ -813,6 +819,25 @@ mod tests {
         );
         // The share of a huge block saturates instead of overflowing.
         assert!(full.allowance(usize::MAX) > Duration::from_secs(400_000));
+    }
+
+    #[test]
+    fn javascript_by_any_name_gets_the_grammar_that_does_not_loop() {
+        let js = grammar_name("js");
+        assert_eq!(js, Some("JavaScript (Babel)"));
+        assert_eq!(grammar_name("javascript"), js);
+        assert_eq!(grammar_name("htc"), js);
+        assert_eq!(
+            syntax_for_path("src/app.javascript").map(|s| s.name.as_str()),
+            js
+        );
+        let html =
+            "<code class=\"language-javascript\">x /*\nexport default {} /* settings */</code>";
+        let out = highlight_html(html);
+        assert!(
+            out.contains("<span class=\"ds-hl-comment\">/*</span>"),
+            "{out}"
+        );
     }
 
     #[test]
