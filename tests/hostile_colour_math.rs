@@ -441,3 +441,60 @@ fn hostile_formulas_stay_code_or_text_in_the_page() {
         "x^2 is not shown"
     );
 }
+
+/// `export` of a folder goes on past a grammar that runs out of time: every page and the
+/// index are written, and the CLI says it once for the whole run.
+#[test]
+fn export_of_a_folder_goes_on_past_a_grammar_out_of_time() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hostile-colour-export");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let spaces = " ".repeat(1990);
+    let first = format!("```ini\n{spaces}\n```\n\n```rust\nfn main() {{}}\n```\n");
+    let second = "```ini\nkey = value\n```\n\n```python\ndef f(): pass\n```\n";
+    std::fs::write(dir.join("first.jsonl"), text_transcript(&first)).unwrap();
+    std::fs::write(dir.join("second.jsonl"), text_transcript(second)).unwrap();
+    let site = dir.join("site");
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_docstream"))
+        .args(["export", "--out"])
+        .arg(&site)
+        .arg(&dir)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(30) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("export of {} still running after 30 s", dir.display());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr.matches("colouring INI code took too long").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(site.join("index.html").exists(), "no index: {stderr}");
+    let pages: Vec<String> = std::fs::read_dir(site.join("c"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(pages.len(), 2, "{stderr}");
+    let python = pages
+        .iter()
+        .find(|p| p.contains("language-python"))
+        .unwrap();
+    assert!(
+        python.contains("<span class=\"ds-hl-keyword\">def</span>"),
+        "python not coloured"
+    );
+    assert!(
+        !code_blocks(python)[0].contains("ds-hl-"),
+        "INI was used again after running out of time"
+    );
+}
