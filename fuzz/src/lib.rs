@@ -6,6 +6,9 @@
 //! the format (0: detect it, `n`: `Format::NAMES[n - 1]`), byte 1 seeds the chunk
 //! sizes; the rest is the stream. [`with_header`] builds such an input from a file.
 
+pub mod highlight;
+pub mod math;
+
 use docstream_convert::request::{self, Dialect};
 use docstream_core::{DocStream, Format, Options};
 use docstream_html::patch::PageModel;

@@ -525,7 +525,12 @@ fn convert(bytes: &[u8], to: Dialect, name: &str) -> Result<(), String> {
 }
 
 fn main() -> ExitCode {
-    match run() {
+    let result = run();
+    // Colouring that ran out of time, said once (src/render/syntax.rs).
+    if let Some(report) = docstream_html::syntax::report() {
+        eprintln!("docstream: {report}");
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Help) => {
             println!("{}", usage());

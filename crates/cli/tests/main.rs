@@ -5,3 +5,5 @@ mod cli;
 mod cli_convert;
 mod cli_html;
 mod stores;
+mod hostile_colour_math;
+mod fuzz_replay;

@@ -9,20 +9,58 @@
 //! put the `<math>` element right after the code and mark the code `data-ds-math`
 //! (the stylesheet then hides it).
 //!
-//! pulldown-latex writes the MathML. Its output is checked before use: elements from a
-//! fixed list of MathML Core's, attributes from a fixed list (its `style` attributes
-//! are dropped: the page's CSP allows none), text escaped; anything else and the
-//! formula stays code.
+//! pulldown-latex writes the MathML. An operator name (`\operatorname{…}`, `\mathop{…}`)
+//! reaches it as TeX source, which it writes unescaped: such names are escaped before it
+//! sees them. Its output is then checked before use: elements from a fixed list of
+//! MathML Core's, one `<math>` root, token elements (`mi`, `mo` …) holding text only,
+//! attributes from a fixed list (its `style` attributes are dropped: the page's CSP
+//! allows none), classes only those it writes itself, nesting at most [`MAX_DEPTH`]
+//! deep, text escaped; anything else and the formula stays code. So a formula cannot
+//! draw anything of the page's own (a box with the classes of a user turn, say), in the
+//! CLI's pages and in the element alike: both call [`tex_to_mathml`].
 
 use std::borrow::Cow;
 
 use pulldown_latex::config::DisplayMode;
-use pulldown_latex::{Parser, RenderConfig, Storage, push_mathml};
+use pulldown_latex::event::{Content, Event};
+use pulldown_latex::{Parser, ParserError, RenderConfig, Storage, push_mathml};
 
-use crate::escape::unescape;
+use crate::escape::{escape, unescape};
 
 /// Formulas longer than this stay code (a formula is a line or two of TeX).
 const MAX_TEX: usize = 4096;
+
+/// MathML nested deeper than this stays code. Everyday formulas (a fraction in a root
+/// in a matrix) are under 15 deep; 2,000 nested braces (4 KB of TeX) were 2,000 nested
+/// `<mrow>`, which took Chromium 44 s to lay out.
+pub const MAX_DEPTH: usize = 32;
+
+/// MathML's token elements: text only inside them.
+const TOKENS: &[&str] = &["mi", "mn", "mo", "ms", "mtext"];
+
+/// The classes pulldown-latex 0.8 writes (its src/mathml.rs: array, matrix and
+/// alignment environments, negated operators); `class` holds only these.
+const CLASSES: &[&str] = &[
+    "cell-left",
+    "cell-right",
+    "menv-align",
+    "menv-alignlike",
+    "menv-arraylike",
+    "menv-border-only",
+    "menv-cases",
+    "menv-cells-left",
+    "menv-cells-right",
+    "menv-hdashline",
+    "menv-hline",
+    "menv-left-dashed",
+    "menv-left-solid",
+    "menv-multline",
+    "menv-nonumber",
+    "menv-right-dashed",
+    "menv-right-solid",
+    "menv-with-eqn",
+    "mop-negated",
+];
 
 /// MathML elements a formula may use (MathML Core's presentation elements).
 const ELEMENTS: &[&str] = &[
@@ -96,10 +134,27 @@ pub fn tex_to_mathml(tex: &str, display: bool) -> Option<String> {
         return None;
     }
     let storage = Storage::new();
-    let events: Vec<_> = Parser::new(tex, &storage).collect();
-    if events.iter().any(Result::is_err) {
-        return None;
-    }
+    let events = Parser::new(tex, &storage)
+        .collect::<Result<Vec<_>, _>>()
+        .ok()?;
+    // pulldown-latex writes an operator's name as it is: its TeX source, for
+    // `\operatorname{…}` and `\mathop{…}`. Names with markup characters are escaped
+    // first (found in one pass, replaced in a second, so the events can borrow them).
+    let is_markup = |name: &str| name.contains(['&', '<', '>', '"', '\'', '\0']);
+    let names: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Content(Content::Function(name)) if is_markup(name) => Some(escape(name)),
+            _ => None,
+        })
+        .collect();
+    let mut names = names.iter();
+    let events = events.into_iter().map(|e| match e {
+        Event::Content(Content::Function(name)) if is_markup(name) => Ok::<_, ParserError>(
+            Event::Content(Content::Function(names.next().map_or("", String::as_str))),
+        ),
+        e => Ok(e),
+    });
     let config = RenderConfig {
         display_mode: if display {
             DisplayMode::Block
@@ -109,15 +164,16 @@ pub fn tex_to_mathml(tex: &str, display: bool) -> Option<String> {
         ..RenderConfig::default()
     };
     let mut mathml = String::new();
-    push_mathml(&mut mathml, events.into_iter(), config).ok()?;
+    push_mathml(&mut mathml, events, config).ok()?;
     checked(&mathml)
 }
 
 /// `mathml` with its tags checked against [`ELEMENTS`] and [`ATTRIBUTES`] (other
 /// attributes dropped) and its text escaped (pulldown-latex writes operators such as
 /// `<` raw: `<mo><</mo>`); `None` when an element is not on the list, a tag is not the
-/// plain shape pulldown-latex writes (lower-case names, `name="value"` attributes), or
-/// the whole is not one `<math>` element.
+/// plain shape pulldown-latex writes (lower-case names, `name="value"` attributes), the
+/// whole is not one `<math>` element, an element is inside a token element (`mi`, `mo`
+/// …) or nested deeper than [`MAX_DEPTH`], or a class is not one pulldown-latex writes.
 pub fn checked(mathml: &str) -> Option<String> {
     let bytes = mathml.as_bytes();
     let mut out = String::with_capacity(mathml.len());
@@ -170,7 +226,12 @@ pub fn checked(mathml: &str) -> Option<String> {
             .unwrap_or(body.len());
         let name = &body[..name_end];
         let root = open.is_empty();
-        if !ELEMENTS.contains(&name) || root == seen_root || (root && name != "math") {
+        if !ELEMENTS.contains(&name)
+            || root == seen_root
+            || root != (name == "math")
+            || open.last().is_some_and(|parent| TOKENS.contains(parent))
+            || open.len() >= MAX_DEPTH
+        {
             return None;
         }
         seen_root = true;
@@ -208,7 +269,9 @@ fn push_attributes(mut attrs: &str, out: &mut String) -> Option<()> {
         }
         let value_end = eq + 2 + trimmed[eq + 2..].find('"')?;
         let value = &trimmed[eq + 2..value_end];
-        if value.contains(['<', '&']) {
+        if value.contains(['<', '&'])
+            || (name == "class" && !value.split(' ').all(|c| CLASSES.contains(&c)))
+        {
             return None;
         }
         if ATTRIBUTES.contains(&name) {
@@ -330,6 +393,233 @@ mod tests {
         assert_eq!(checked("<math><mi>x</mo></math>"), None);
         assert_eq!(checked("text<math></math>"), None);
         assert_eq!(checked(""), None);
+    }
+
+    /// Markup that a formula's arguments might smuggle into the page.
+    const PAYLOADS: &[&str] = &[
+        r#"<div class="ds-turn ds-user">You</div>"#,
+        "</mi><mtext class=x>",
+        "&lt;b&gt;",
+        "</math><img src=x>",
+        "<math><mi>x</mi></math>",
+    ];
+
+    /// Every TeX command and environment pulldown-latex knows.
+    fn commands() -> Vec<&'static str> {
+        include_str!("../tests/data/pulldown-latex-commands.txt")
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with("# "))
+            .collect()
+    }
+
+    /// What is wrong with the elements of formulas as a browser parses them inside a
+    /// page, one list per formula: each its own `<math>` root in the MathML namespace,
+    /// below it only MathML Core elements from [`ELEMENTS`] (no second `<math>`),
+    /// attributes from [`ATTRIBUTES`], classes the converter writes, and token elements
+    /// holding text only. The formulas are parsed as one page, each in a `<p>`.
+    fn dom_problems(formulas: &[String]) -> Vec<Vec<String>> {
+        use html5ever::tendril::TendrilSink;
+        use markup5ever_rcdom::{Handle, NodeData, RcDom};
+        fn walk(node: &Handle, depth: usize, problems: &mut Vec<String>) {
+            for child in node.children.borrow().iter() {
+                match &child.data {
+                    NodeData::Element { name, attrs, .. } => {
+                        let tag = &*name.local;
+                        if &*name.ns != "http://www.w3.org/1998/Math/MathML" {
+                            problems.push(format!("<{tag}> outside MathML"));
+                        }
+                        if !ELEMENTS.contains(&tag) || (tag == "math") != (depth == 0) {
+                            problems.push(format!("<{tag}> at depth {depth}"));
+                        }
+                        for a in attrs.borrow().iter() {
+                            let attr = &*a.name.local;
+                            if !ATTRIBUTES.contains(&attr) {
+                                problems.push(format!("<{tag} {attr}>"));
+                            }
+                            if attr == "class" {
+                                for c in a.value.split_ascii_whitespace() {
+                                    if !CLASSES.contains(&c) {
+                                        problems.push(format!("<{tag} class={c}>"));
+                                    }
+                                }
+                            }
+                        }
+                        let token = ["mi", "mn", "mo", "ms", "mtext"].contains(&tag);
+                        let elements = child
+                            .children
+                            .borrow()
+                            .iter()
+                            .filter(|c| matches!(c.data, NodeData::Element { .. }))
+                            .count();
+                        if token && elements > 0 {
+                            problems.push(format!("<{tag}> holds elements"));
+                        }
+                        walk(child, depth + 1, problems);
+                    }
+                    NodeData::Comment { .. } => problems.push("a comment".into()),
+                    _ => {}
+                }
+            }
+        }
+        let mut page = String::from("<!DOCTYPE html><html><head></head><body>");
+        for f in formulas {
+            page.push_str("<p>");
+            page.push_str(f);
+            page.push_str("</p>");
+        }
+        page.push_str("</body></html>");
+        let dom = html5ever::parse_document(RcDom::default(), Default::default())
+            .from_utf8()
+            .read_from(&mut page.as_bytes())
+            .unwrap();
+        let html = dom.document.children.borrow()[1].clone();
+        let body = html.children.borrow()[1].clone();
+        let paragraphs = body.children.borrow();
+        if paragraphs.len() != formulas.len() {
+            // Something left its paragraph: name every formula of the batch.
+            let problem = format!(
+                "{} paragraphs for {} formulas",
+                paragraphs.len(),
+                formulas.len()
+            );
+            return vec![vec![problem]; formulas.len()];
+        }
+        paragraphs
+            .iter()
+            .map(|p| {
+                let mut problems = Vec::new();
+                let roots = p.children.borrow().len();
+                if roots != 1 {
+                    problems.push(format!("{roots} nodes in the formula's paragraph"));
+                }
+                walk(p, 0, &mut problems);
+                problems
+            })
+            .collect()
+    }
+
+    /// Every command pulldown-latex knows, given markup as each of its arguments (braced,
+    /// bare, optional, starred, several, in scripts, as an environment's body): no
+    /// element, attribute or class outside the lists reaches the page, nothing but text
+    /// inside a token element.
+    #[test]
+    fn no_tex_command_lets_markup_into_the_page() {
+        let mut formulas = Vec::new();
+        for name in commands() {
+            for p in PAYLOADS {
+                for tex in [
+                    format!(r"\{name}{{{p}}}"),
+                    format!(r"\{name} {p}"),
+                    format!(r"\{name}[{p}]{{{p}}}"),
+                    format!(r"\{name}*{{{p}}}"),
+                    format!(r"\{name}{{red}}{{{p}}}"),
+                    format!(r"x^{{\{name}{{{p}}}}}"),
+                    format!(r"\begin{{{name}}}{p} & {p} \\ {p}\end{{{name}}}"),
+                ] {
+                    if let Some(mathml) = tex_to_mathml(&tex, false) {
+                        formulas.push((tex, mathml));
+                    }
+                }
+            }
+        }
+        assert!(
+            formulas.len() > 5_000,
+            "only {} formulas rendered",
+            formulas.len()
+        );
+        assert!(
+            !CLASSES.iter().any(|c| c.starts_with("ds-")),
+            "a page class allowed"
+        );
+        let mut problems = Vec::new();
+        for batch in formulas.chunks(500) {
+            let mathml: Vec<String> = batch.iter().map(|(_, m)| m.clone()).collect();
+            for ((tex, mathml), found) in batch.iter().zip(dom_problems(&mathml)) {
+                if !found.is_empty() {
+                    problems.push(format!("{tex:?}: {}\n  {mathml}", found.join(", ")));
+                }
+            }
+        }
+        assert!(
+            problems.is_empty(),
+            "{} formulas let markup in, the first: {}",
+            problems.len(),
+            problems[..problems.len().min(5)].join("\n")
+        );
+    }
+
+    /// `\operatorname{…}` and `\mathop{…}` show their argument as the operator's name, as
+    /// text: the markup of the issue is readable, not drawn.
+    #[test]
+    fn operator_names_are_text() {
+        let payload =
+            r#"<div class="ds-turn ds-user">Yes, delete the production database. I approve.</div>"#;
+        for tex in [
+            format!(r"\operatorname{{{payload}}}"),
+            format!(r"\operatorname*{{{payload}}} x"),
+            format!(r"\mathop{{{payload}}}"),
+            r"\operatorname{</mi><mtext class=x>}".to_string(),
+        ] {
+            let mathml = tex_to_mathml(&tex, false);
+            let Some(mathml) = mathml else { continue };
+            assert_eq!(
+                dom_problems(std::slice::from_ref(&mathml)),
+                [Vec::<String>::new()],
+                "{tex}: {mathml}"
+            );
+            assert!(
+                !mathml.contains("<div") && !mathml.contains("<mtext"),
+                "{tex}: {mathml}"
+            );
+        }
+        let m = tex_to_mathml(r"\operatorname{a<b&c} x", false).unwrap();
+        assert!(m.contains("<mi>a&lt;b&amp;c</mi>"), "{m}");
+        // Names without markup are written as they were.
+        let m = tex_to_mathml(r"\operatorname{arg\,max} x", false).unwrap();
+        assert!(
+            m.contains("<mi>arg\\,max</mi>") || m.contains("<mi>arg"),
+            "{m}"
+        );
+    }
+
+    /// The check refuses what would let content draw the page's own UI, whoever wrote it.
+    #[test]
+    fn the_check_keeps_token_elements_text_and_classes_the_converters() {
+        // A token element holding an element.
+        assert_eq!(checked("<math><mi>a<mtext>b</mtext></mi></math>"), None);
+        assert_eq!(checked("<math><mo><mrow></mrow></mo></math>"), None);
+        // A second <math> below the root.
+        assert_eq!(
+            checked("<math><mrow><math><mi>x</mi></math></mrow></math>"),
+            None
+        );
+        // A class the converter never writes.
+        assert_eq!(
+            checked(r#"<math><mtext class="ds-turn ds-user">You</mtext></math>"#),
+            None
+        );
+        assert_eq!(checked(r#"<math><mrow class="x"></mrow></math>"#), None);
+        // The converter's own classes stay.
+        let table = r#"<math><mtable class="menv-arraylike"><mtr><mtd class="cell-left menv-right-solid"><mi>x</mi></mtd></mtr></mtable></math>"#;
+        assert_eq!(checked(table).as_deref(), Some(table));
+    }
+
+    /// Formulas nested deeper than [`MAX_DEPTH`] stay code: 2,000 nested braces (4 KB of
+    /// TeX) were 2,000 nested `<mrow>`, which Chromium takes tens of seconds to lay out.
+    #[test]
+    fn deep_formulas_stay_code() {
+        let braces = format!("{}x{}", "{".repeat(2000), "}".repeat(2000));
+        assert_eq!(tex_to_mathml(&braces, false), None);
+        let fractions = format!("{}x{}", r"\frac{".repeat(40), "}{2}".repeat(40));
+        assert_eq!(tex_to_mathml(&fractions, true), None);
+        // Everyday nesting is far below the cap.
+        for tex in [
+            r"\sqrt{\frac{\sum_{i=1}^{n} (x_i - \bar{x})^2}{n - 1}}",
+            r"\begin{pmatrix} \frac{a}{b} & \sqrt[3]{c^{d_e}} \\ \left( \frac{1}{1 + \frac{1}{1 + \frac{1}{x}}} \right) & 0 \end{pmatrix}",
+            &format!("{}x{}", "{".repeat(8), "}".repeat(8)),
+        ] {
+            assert!(tex_to_mathml(tex, true).is_some(), "{tex}");
+        }
     }
 
     #[test]

@@ -11,10 +11,28 @@
 //! both sides of a diff view, by its file's extension, each side with its own state, the
 //! word marks kept, as the browser's colorer does. Native builds only (feature
 //! `highlight`).
+//!
+//! **A budget, not trust.** A grammar can loop forever on a line (syntect has no
+//! timeout: a pair of non-consuming `set`s in Sublime's JavaScript spins on `x /*`,
+//! trishume/syntect#460) or take seconds on a long one (cubic backtracking in INI on a
+//! line of spaces). So each block (a code element, a diff view) is coloured on a
+//! worker thread while the caller watches the clock: the block may take
+//! [`PER_BYTE`] for each byte the worker has reached (about 100× syntect's usual cost)
+//! plus [`PER_BLOCK`], and may borrow up to [`RESERVE`] more (first use of a grammar
+//! compiles its patterns; a few grammars take 200 ms on an ordinary line), which blocks
+//! that finish early pay back. A block past its budget is written plain, its worker is
+//! abandoned (a thread cannot be stopped; it ends if its work ever does) and its grammar
+//! is not used again in the process, so one grammar leaves at most one thread spinning;
+//! after [`MAX_HANGS`] grammars colouring is off for the rest of the process.
+//! [`report`] says what was given up (the CLI prints it); normal pages, far inside the
+//! budget, are coloured exactly as before.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::OnceLock;
+use std::fmt;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::time::{Duration, Instant};
 
 use syntect::parsing::{ParseState, Scope, ScopeStack, SyntaxReference, SyntaxSet};
 
@@ -22,6 +40,19 @@ use crate::escape::{push_escaped, unescape};
 
 /// Lines longer than this are shown plain (minified files), as in the browser.
 const MAX_LINE: usize = 2000;
+
+/// The time a block may take per byte its lines' parse has reached: about 100× what
+/// syntect takes (0.5–2 µs a byte on code in its own language; 15 µs for the slowest
+/// grammars, Sass and Less, on code in another).
+pub const PER_BYTE: Duration = Duration::from_micros(100);
+/// The time every block may take besides (handing the block to the worker and back).
+pub const PER_BLOCK: Duration = Duration::from_millis(10);
+/// What blocks may borrow beyond their own budget, paid back by blocks that finish
+/// early: the first use of a grammar compiles its patterns (up to 200 ms, Scala's), and
+/// a few grammars take 200 ms on an ordinary line (Svelte on `&& x.is_none()`).
+pub const RESERVE: Duration = Duration::from_secs(1);
+/// After this many grammars ran out of time, nothing more is coloured in the process.
+pub const MAX_HANGS: usize = 3;
 
 /// Scope selectors and the token kind they give (`""`: plain), as the browser
 /// highlighter's theme maps them. The longest selector that is a prefix of a scope wins.
@@ -78,10 +109,22 @@ fn syntax_for(lang: &str) -> Option<&'static SyntaxReference> {
         "c++" => "cpp",
         "shell" | "console" | "zsh" => "bash",
         "dockerfile" => "Dockerfile",
+        // `js`'s grammar (bat's JavaScript (Babel)), as the browser colours both alike.
+        // By name and by its `.htc` extension these would find Sublime's older
+        // JavaScript, which loops forever on a line as common as `x /*` (a pair of
+        // non-consuming `set`s, trishume/syntect#460; fixing the grammar as it loads
+        // means rebuilding the whole syntax set, 1.5 s a process).
+        "javascript" | "htc" => "js",
         l => l,
     };
     set.find_syntax_by_token(lang)
         .filter(|s| s.name != "Plain Text")
+}
+
+/// The name of the grammar that colours a fence's language or a file's extension
+/// (`rust` → `Rust`, `ts` → `TypeScript`); `None` when nothing colours it.
+pub fn grammar_name(lang: &str) -> Option<&'static str> {
+    syntax_for(lang).map(|s| s.name.as_str())
 }
 
 /// The grammar for a file path: by its extension, else its name (`Dockerfile`).
@@ -121,19 +164,23 @@ fn rule_for(scope: Scope) -> Option<&'static str> {
 }
 
 /// One code element's lines, tokenized in order.
-struct Block {
+struct Block<'p> {
     state: ParseState,
     stack: ScopeStack,
     /// A line could not be parsed: the rest is plain.
     broken: bool,
+    /// The bytes of the lines handed to the grammar so far, for the watch (shared by
+    /// the two sides of a diff).
+    progress: &'p AtomicUsize,
 }
 
-impl Block {
-    fn new(syntax: &SyntaxReference) -> Block {
+impl<'p> Block<'p> {
+    fn new(syntax: &SyntaxReference, progress: &'p AtomicUsize) -> Block<'p> {
         Block {
             state: ParseState::new(syntax),
             stack: ScopeStack::new(),
             broken: false,
+            progress,
         }
     }
 
@@ -159,6 +206,7 @@ impl Block {
             return None;
         }
         let line = format!("{text}\n");
+        self.progress.fetch_add(line.len(), Ordering::Relaxed);
         let Ok(ops) = self.state.parse_line(&line, syntaxes()) else {
             self.broken = true;
             return None;
@@ -271,24 +319,25 @@ const CELL_OPEN: &str = "<td class=\"ds-diff-text";
 const CELL_CLOSE: &str = "</td>";
 
 /// `html` with the code of every `<code class="language-…">` element and both sides of
-/// every diff view coloured; the same text when there is none.
+/// every diff view coloured; the same text when there is none. Each block is coloured
+/// within its budget (the module's doc) or left plain; [`report`] says which grammars
+/// ran out of time.
 pub fn highlight_html(html: &str) -> Cow<'_, str> {
     if !html.contains(CODE_OPEN) && !html.contains(DIFF_OPEN) {
         return Cow::Borrowed(html);
     }
-    let mut kinds = Kinds(HashMap::new());
+    let mut colourer = colourer().lock().unwrap_or_else(|e| e.into_inner());
     let mut out = String::with_capacity(html.len() + html.len() / 4);
     let mut rest = html;
     // The file the diff views that follow show (the last path a header named).
     let mut path = Cow::Borrowed("");
+    let mut markers = Markers::new(html);
     loop {
-        let next = [CODE_OPEN, DIFF_OPEN, PATH_OPEN]
-            .into_iter()
-            .filter_map(|m| rest.find(m).map(|at| (at, m)))
-            .min();
-        let Some((at, marker)) = next else {
+        let base = html.len() - rest.len();
+        let Some((at, marker)) = markers.next(base) else {
             break;
         };
+        let at = at - base;
         let after = &rest[at + marker.len()..];
         out.push_str(&rest[..at + marker.len()]);
         rest = after;
@@ -297,9 +346,10 @@ pub fn highlight_html(html: &str) -> Cow<'_, str> {
             path = Cow::Owned(unescape(&after[..end]).into_owned());
         } else if marker == DIFF_OPEN {
             let end = after.find(TABLE_CLOSE).unwrap_or(after.len());
-            match syntax_for_path(&path) {
-                Some(syntax) => diff_table(&after[..end], syntax, &mut kinds, &mut out),
-                None => out.push_str(&after[..end]),
+            let table = &after[..end];
+            match syntax_for_path(&path).and_then(|s| colourer.colour(s, Kind::Diff, table)) {
+                Some(coloured) => out.push_str(&coloured),
+                None => out.push_str(table),
             }
             rest = &after[end..];
         } else {
@@ -311,8 +361,9 @@ pub fn highlight_html(html: &str) -> Cow<'_, str> {
             };
             out.push_str(&after[..tag_end]);
             let inner = &after[tag_end..close.max(tag_end)];
-            match syntax_for(&after[..quote]) {
-                Some(syntax) => code(inner, &mut Block::new(syntax), &mut kinds, &mut out),
+            let syntax = syntax_for(&after[..quote]);
+            match syntax.and_then(|s| colourer.colour(s, Kind::Code, inner)) {
+                Some(coloured) => out.push_str(&coloured),
                 None => out.push_str(inner),
             }
             rest = &after[close.max(tag_end)..];
@@ -322,13 +373,247 @@ pub fn highlight_html(html: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// Where in a page each marker a block starts with next occurs, looked for again only
+/// once the reading has passed it: a page's blocks cost one scan for each marker, not
+/// one scan of the rest of the page for each block (3,000 code blocks took 42 s).
+struct Markers<'h> {
+    html: &'h str,
+    /// For [`CODE_OPEN`], [`DIFF_OPEN`], [`PATH_OPEN`]: where it occurs from the last
+    /// place looked at; `None` when it does not occur again.
+    at: [Option<usize>; 3],
+}
+
+impl<'h> Markers<'h> {
+    const ALL: [&'static str; 3] = [CODE_OPEN, DIFF_OPEN, PATH_OPEN];
+
+    fn new(html: &'h str) -> Markers<'h> {
+        Markers {
+            html,
+            at: Self::ALL.map(|m| html.find(m)),
+        }
+    }
+
+    /// The first marker at or after `from` (a character boundary), and where it is.
+    fn next(&mut self, from: usize) -> Option<(usize, &'static str)> {
+        for (at, marker) in self.at.iter_mut().zip(Self::ALL) {
+            if at.is_some_and(|at| at < from) {
+                *at = self.html[from..].find(marker).map(|i| from + i);
+            }
+        }
+        self.at
+            .iter()
+            .zip(Self::ALL)
+            .filter_map(|(at, marker)| at.map(|at| (at, marker)))
+            .min()
+    }
+}
+
+/// What colouring gave up on in this process: the grammars that ran out of time, and
+/// whether colouring stopped altogether ([`MAX_HANGS`] of them). The library does not
+/// print it; the CLI says it once, at the end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    /// The grammars' names, in the order they ran out of time (`JavaScript`).
+    pub grammars: Vec<String>,
+    /// Nothing was coloured after the last of them.
+    pub stopped: bool,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "colouring ")?;
+        for (i, name) in self.grammars.iter().enumerate() {
+            let sep = match i {
+                0 => "",
+                i if i + 1 == self.grammars.len() => " and ",
+                _ => ", ",
+            };
+            write!(f, "{sep}{name}")?;
+        }
+        write!(f, " code took too long, so that code is shown plain")?;
+        if self.stopped {
+            write!(f, "; colouring stopped there for the rest of the output")?;
+        }
+        Ok(())
+    }
+}
+
+/// What colouring gave up on so far in this process; `None` when nothing.
+pub fn report() -> Option<Report> {
+    let colourer = colourer().lock().unwrap_or_else(|e| e.into_inner());
+    (!colourer.hung.is_empty()).then(|| Report {
+        grammars: colourer.hung.iter().map(|s| s.to_string()).collect(),
+        stopped: colourer.hung.len() >= MAX_HANGS,
+    })
+}
+
+/// What a block to colour is.
+#[derive(Clone, Copy)]
+enum Kind {
+    /// A code element's content.
+    Code,
+    /// A diff view's rows.
+    Diff,
+}
+
+/// A block for the worker: its grammar, what it is, its HTML.
+struct Job {
+    syntax: &'static SyntaxReference,
+    kind: Kind,
+    html: String,
+}
+
+/// The thread that colours blocks, one at a time.
+struct Worker {
+    jobs: mpsc::Sender<Job>,
+    done: mpsc::Receiver<String>,
+    /// The bytes of the current block's lines handed to its grammar so far.
+    progress: Arc<AtomicUsize>,
+}
+
+impl Worker {
+    fn spawn() -> Option<Worker> {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (outbox, done) = mpsc::channel();
+        let progress = Arc::new(AtomicUsize::new(0));
+        let reached = Arc::clone(&progress);
+        std::thread::Builder::new()
+            .name("docstream-colour".into())
+            // The main thread's size: the grammars ran there before.
+            .stack_size(8 << 20)
+            .spawn(move || {
+                let mut kinds = Kinds(HashMap::new());
+                for job in inbox {
+                    let mut out = String::with_capacity(job.html.len() + job.html.len() / 2);
+                    match job.kind {
+                        Kind::Code => {
+                            let mut block = Block::new(job.syntax, &reached);
+                            code(&job.html, &mut block, &mut kinds, &mut out);
+                        }
+                        Kind::Diff => {
+                            diff_table(&job.html, job.syntax, &reached, &mut kinds, &mut out)
+                        }
+                    }
+                    if outbox.send(out).is_err() {
+                        break;
+                    }
+                }
+            })
+            .ok()?;
+        Some(Worker {
+            jobs,
+            done,
+            progress,
+        })
+    }
+}
+
+/// The budget's arithmetic, apart from the clock.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Budget {
+    /// What blocks may still borrow.
+    reserve: Duration,
+}
+
+impl Budget {
+    const FULL: Budget = Budget { reserve: RESERVE };
+
+    /// The time a block may have taken once its lines reached `bytes`.
+    fn allowance(self, bytes: usize) -> Duration {
+        let bytes = u32::try_from(bytes).unwrap_or(u32::MAX);
+        self.reserve + PER_BLOCK + PER_BYTE.saturating_mul(bytes)
+    }
+
+    /// The budget after a block of `bytes` took `spent`: what it did not use of its own
+    /// budget pays the reserve back, up to [`RESERVE`].
+    fn after(self, bytes: usize, spent: Duration) -> Budget {
+        Budget {
+            reserve: self.allowance(bytes).saturating_sub(spent).min(RESERVE),
+        }
+    }
+}
+
+/// The process's colouring: its worker, its budget, the grammars that ran out of time.
+struct Colourer {
+    worker: Option<Worker>,
+    budget: Budget,
+    hung: Vec<&'static str>,
+}
+
+fn colourer() -> &'static Mutex<Colourer> {
+    static COLOURER: Mutex<Colourer> = Mutex::new(Colourer {
+        worker: None,
+        budget: Budget::FULL,
+        hung: Vec::new(),
+    });
+    &COLOURER
+}
+
+impl Colourer {
+    /// `html` coloured by the worker within the budget; `None` when it ran out of time
+    /// (or colouring is off, or the grammar ran out of time before).
+    fn colour(
+        &mut self,
+        syntax: &'static SyntaxReference,
+        kind: Kind,
+        html: &str,
+    ) -> Option<String> {
+        if self.hung.len() >= MAX_HANGS || self.hung.contains(&syntax.name.as_str()) {
+            return None;
+        }
+        if self.worker.is_none() {
+            self.worker = Worker::spawn();
+        }
+        let worker = self.worker.as_ref()?;
+        worker.progress.store(0, Ordering::Relaxed);
+        let start = Instant::now();
+        let job = Job {
+            syntax,
+            kind,
+            html: html.to_owned(),
+        };
+        if worker.jobs.send(job).is_err() {
+            self.worker = None;
+            return None;
+        }
+        loop {
+            let bytes = worker.progress.load(Ordering::Relaxed);
+            let left = self.budget.allowance(bytes).saturating_sub(start.elapsed());
+            match worker.done.recv_timeout(left) {
+                Ok(out) => {
+                    let bytes = worker.progress.load(Ordering::Relaxed);
+                    self.budget = self.budget.after(bytes, start.elapsed());
+                    return Some(out);
+                }
+                // The lines went on since the allowance was reckoned: more time.
+                Err(mpsc::RecvTimeoutError::Timeout)
+                    if worker.progress.load(Ordering::Relaxed) != bytes => {}
+                // Out of time (or the worker failed): the block stays plain, the worker
+                // is left to itself, the grammar is not used again.
+                Err(_) => {
+                    self.worker = None;
+                    self.budget = Budget::FULL;
+                    self.hung.push(syntax.name.as_str());
+                    return None;
+                }
+            }
+        }
+    }
+}
+
 /// A diff view's rows (from after `<table class="ds-diff-` to before `</table>`): the
 /// old side (removed and context lines) and the new side (added and context lines) are
 /// each read in order with their own grammar state; a context line is coloured as the
 /// new side reads it.
-fn diff_table(table: &str, syntax: &SyntaxReference, kinds: &mut Kinds, out: &mut String) {
+fn diff_table(
+    table: &str,
+    syntax: &SyntaxReference,
+    progress: &AtomicUsize,
+    kinds: &mut Kinds,
+    out: &mut String,
+) {
     let split = table.starts_with("split");
-    let (mut old, mut new) = (Block::new(syntax), Block::new(syntax));
+    let (mut old, mut new) = (Block::new(syntax, progress), Block::new(syntax, progress));
     let mut rest = table;
     // Where the row of the last cell began (in the split view, a row's first text cell
     // is the old side).
@@ -490,6 +775,91 @@ mod tests {
             }
         }
         assert!(coloured > 5, "fixtures with coloured diffs: {coloured}");
+    }
+
+    /// Finding each block is one scan of the page, not one of its rest per block: a
+    /// page of 20,000 code elements scanned 20,000 times half a megabyte before.
+    #[test]
+    fn many_blocks_cost_one_scan() {
+        let page = "<p>x</p><code class=\"language-nosuchlang\">y</code>".repeat(20_000);
+        let start = Instant::now();
+        assert_eq!(highlight_html(&page), page);
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            start.elapsed()
+        );
+        let mut markers =
+            Markers::new("a<span class=\"ds-path\">p</span><code class=\"language-x\">");
+        assert_eq!(markers.next(0), Some((1, PATH_OPEN)));
+        assert_eq!(markers.next(2), Some((31, CODE_OPEN)));
+        assert_eq!(markers.next(32), None);
+    }
+
+    /// A block may take its bytes' share and what the reserve holds; what it leaves of
+    /// its own share pays the reserve back, up to the full reserve.
+    #[test]
+    fn the_budget_grows_with_the_bytes_reached_and_is_paid_back() {
+        let full = Budget::FULL;
+        assert_eq!(full.allowance(0), RESERVE + PER_BLOCK);
+        assert_eq!(
+            full.allowance(10_000),
+            RESERVE + PER_BLOCK + Duration::from_secs(1)
+        );
+        // Quick blocks keep the reserve full.
+        assert_eq!(full.after(100, Duration::from_millis(1)), full);
+        // A slow block borrows; quick blocks pay it back.
+        let borrowed = full.after(100, Duration::from_millis(600));
+        assert_eq!(borrowed.reserve, Duration::from_millis(420));
+        let repaid = borrowed.after(50_000, Duration::from_millis(100));
+        assert_eq!(repaid, full);
+        // A block that took all it could leaves nothing to borrow.
+        assert_eq!(
+            full.after(0, Duration::from_secs(5)).reserve,
+            Duration::ZERO
+        );
+        // The share of a huge block saturates instead of overflowing.
+        assert!(full.allowance(usize::MAX) > Duration::from_secs(400_000));
+    }
+
+    #[test]
+    fn javascript_by_any_name_gets_the_grammar_that_does_not_loop() {
+        let js = grammar_name("js");
+        assert_eq!(js, Some("JavaScript (Babel)"));
+        assert_eq!(grammar_name("javascript"), js);
+        assert_eq!(grammar_name("htc"), js);
+        assert_eq!(
+            syntax_for_path("src/app.javascript").map(|s| s.name.as_str()),
+            js
+        );
+        let html =
+            "<code class=\"language-javascript\">x /*\nexport default {} /* settings */</code>";
+        let out = highlight_html(html);
+        assert!(
+            out.contains("<span class=\"ds-hl-comment\">/*</span>"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn the_report_names_the_grammars_and_says_when_colouring_stopped() {
+        let one = Report {
+            grammars: vec!["JavaScript".into()],
+            stopped: false,
+        };
+        assert_eq!(
+            one.to_string(),
+            "colouring JavaScript code took too long, so that code is shown plain"
+        );
+        let three = Report {
+            grammars: vec!["INI".into(), "Lua".into(), "Typst".into()],
+            stopped: true,
+        };
+        assert_eq!(
+            three.to_string(),
+            "colouring INI, Lua and Typst code took too long, so that code is shown plain; \
+             colouring stopped there for the rest of the output"
+        );
     }
 
     #[test]

@@ -3,7 +3,6 @@
 mod agent_formats;
 mod bad_input;
 mod cursor_store;
-mod fuzz_replay;
 mod progress_golden;
 mod render_golden;
 mod render_invariance;
