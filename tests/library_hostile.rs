@@ -457,6 +457,15 @@ fn names(dir: &Path) -> Vec<String> {
     v
 }
 
+/// The files of a folder and their bytes: a store left as it was found.
+fn contents(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    names(dir)
+        .into_iter()
+        .filter(|n| dir.join(n).is_file())
+        .map(|n| (n.clone(), fs::read(dir.join(&n)).unwrap()))
+        .collect()
+}
+
 /// A WAL-mode store: `c-old` merged into the database file, `c-new` only in the
 /// write-ahead log. Returns the writer, which keeps the log from being merged.
 fn wal_store(db: &Path) -> Connection {
@@ -523,9 +532,12 @@ fn reading_a_store_creates_no_file_beside_it() {
 
     // The database and its log without the -shm.
     let copy = wal_copy(&scratch("wal-copy"));
-    let before = names(&copy);
+    let before = contents(&copy);
     let (ran, entries) = list_json(&copy);
-    assert_eq!(names(&copy), before, "no file made beside the store");
+    assert!(
+        contents(&copy) == before,
+        "the store and the files beside it are unchanged"
+    );
     ran.ok();
     let mut got = ids(&entries);
     got.sort();
@@ -542,7 +554,22 @@ fn reading_a_store_creates_no_file_beside_it() {
     );
     ran.ok();
     assert!(ran.stdout.contains("new prompt"), "{}", ran.stdout);
-    assert_eq!(names(&copy), before);
+    assert!(contents(&copy) == before);
+
+    // A log with nothing to merge (empty, or not a log at all): SQLite would remove
+    // it when the connection closes, as a writer tidies up; a reader must not.
+    for (name, log) in [("empty", &b""[..]), ("garbage", &[7u8; 100][..])] {
+        let copy = wal_copy(&scratch(&format!("wal-{name}")));
+        fs::write(copy.join("state.vscdb-wal"), log).unwrap();
+        let before = contents(&copy);
+        let (ran, entries) = list_json(&copy);
+        ran.ok();
+        assert!(
+            contents(&copy) == before,
+            "{name}: the log is left as it is"
+        );
+        assert_eq!(ids(&entries), ["c-old"], "{name}");
+    }
 
     // A WAL-mode database whose log was merged and removed.
     let merged = dir.join("merged/state.vscdb");

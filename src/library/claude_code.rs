@@ -68,7 +68,7 @@ pub struct Sidechain {
 }
 
 /// What one file holds, for the list.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Scan {
     /// Some line looked like a Claude Code transcript line.
     pub is_transcript: bool,
@@ -618,37 +618,6 @@ mod tests {
         );
     }
 
-    /// The scan of a file read in pieces of any size is the scan of the whole.
-    fn same(a: &Scan, b: &Scan) -> bool {
-        format!(
-            "{:?}",
-            (
-                a.is_transcript,
-                &a.session_id,
-                &a.first_prompt,
-                &a.summaries,
-                &a.tasks,
-                &a.task_agents,
-                &a.sidechains,
-                &a.first_time,
-                &a.last_time
-            )
-        ) == format!(
-            "{:?}",
-            (
-                b.is_transcript,
-                &b.session_id,
-                &b.first_prompt,
-                &b.summaries,
-                &b.tasks,
-                &b.task_agents,
-                &b.sidechains,
-                &b.first_time,
-                &b.last_time
-            )
-        ) && a.uuids == b.uuids
-    }
-
     #[test]
     fn pieces_of_any_size_scan_as_the_whole() {
         let text = [
@@ -675,7 +644,7 @@ mod tests {
                 s.push(piece);
             }
             let got = s.finish();
-            assert!(same(&got, &whole), "pieces of {size}: {got:?}");
+            assert_eq!(got, whole, "pieces of {size}");
         }
     }
 

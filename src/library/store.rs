@@ -413,7 +413,7 @@ impl Db {
         .find(|(_, k)| *k == Sibling::Other);
         let why = if let Some((suffix, _)) = odd {
             format!(
-                "{}{suffix} is not a regular file, so SQLite is not let open it",
+                "{}{suffix} is not a regular file, and is not opened",
                 path.display()
             )
         } else if let Sibling::Regular(_) = wal_kind {
@@ -465,8 +465,11 @@ impl Db {
                 .map_err(err)?;
         }
         // The schema comes from the file: its functions, triggers and views are not
-        // run as the program's own.
+        // run as the program's own. And a connection that closes does not merge the
+        // log into the database, nor remove a log that had nothing to merge (as a
+        // writer tidies up): nothing beside the store changes.
         for (config, on) in [
+            (DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true),
             (DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false),
             (DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true),
             (DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false),
