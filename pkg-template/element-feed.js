@@ -30,6 +30,8 @@ export class Feed {
   /** Bumped on every reset: a read or a drain of an older one stops. */
   #generation = 0;
   #frame = 0;
+  /** `DocStream`'s option `limits` for the next stream, or null for its defaults. */
+  limits = null;
 
   constructor(view, hooks) {
     this.#view = view;
@@ -153,6 +155,7 @@ export class Feed {
     const options = { format: host.format, locale: host.locale };
     const allow = host.allowImages.split(/\s+/).filter(Boolean);
     if (allow.length) options.images = { allow };
+    if (this.limits) options.limits = this.limits;
     return options;
   }
 

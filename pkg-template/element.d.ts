@@ -141,6 +141,9 @@ export class DocstreamView extends HTMLElement {
    * own (`docstream/highlight`, Shiki grammars), loaded with the first code block;
    * `null` (or the attribute `highlight="off"`) turns colouring off. */
   highlighter: Highlighter | null;
+  /** Size and depth limits of the next stream, as `DocStream`'s option `limits`; `null`
+   * (default): the defaults (16 MiB a line or event). Set it before the stream starts. */
+  limits: { maxEventBytes?: number; maxDepth?: number } | null;
   /** Resolves once the WebAssembly module is ready. */
   readonly ready: Promise<void>;
   /** A stream is in progress (pushed to, not finished). */

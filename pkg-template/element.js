@@ -26,7 +26,7 @@ import { Finder } from './find.js';
 import { outlineOf } from './outline.js';
 
 /** Public properties re-applied on connection (the upgrade-property pattern). */
-const UPGRADED_PROPERTIES = ['src', 'format', 'theme', 'diff', 'allowImages', 'locale', 'thinking', 'hide', 'highlighter', 'diagrams'];
+const UPGRADED_PROPERTIES = ['src', 'format', 'theme', 'diff', 'allowImages', 'locale', 'thinking', 'hide', 'highlighter', 'diagrams', 'limits'];
 
 /** Where `HTMLElement` does not exist (server-side rendering, Node), the class still
  * loads, on an empty base: importing the module defines nothing and touches no DOM. */
@@ -243,6 +243,18 @@ export class DocstreamView extends ElementBase {
   }
   set diagrams(v) {
     this.#figures.diagrams = v;
+  }
+
+  /**
+   * Size and depth limits of the next stream, as `DocStream`'s option `limits`
+   * (`{ maxEventBytes, maxDepth }`); `null` (default): the defaults (16 MiB a line or
+   * event). Read when a stream starts: set it before `src`, `stream()` or `load()`.
+   */
+  get limits() {
+    return this.#feed.limits;
+  }
+  set limits(v) {
+    this.#feed.limits = v ?? null;
   }
 
   /** Resolves once the WebAssembly module is ready. */

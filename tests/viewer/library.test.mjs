@@ -3,15 +3,17 @@
 // with the directory input; the list equals `docstream list --json` of the same
 // folder; search hits open the conversation at their document; sub-agents link to the
 // call that started them; bad rows are error entries; a truncated database is named;
-// the exported static site searches from file://; a generated 200 MB store opens to
-// its list (time and memory printed, not asserted). Saves the library screenshot.
+// the exported static site searches from file://; a store whose newest conversation
+// is in its write-ahead log lists as the CLI lists it; a conversation of bubbles over
+// 16 MiB in all shows every bubble; a generated 200 MB store opens to its list (time
+// and memory printed, not asserted). Saves the library screenshot.
 import { execFileSync, execSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assert, openViewer } from './lib.mjs';
 import { screenshotDir } from '../shared/screenshots.mjs';
-import { cursorUserDir, claudeProjects, largeCursorDb } from './stores.mjs';
+import { cursorUserDir, claudeProjects, largeCursorDb, walStore, largeConversationDb } from './stores.mjs';
 
 function buildFolder(tmp, name) {
   const root = join(tmp, name);
@@ -171,6 +173,52 @@ export const tests = [
       assert.match(bad.error, /globalStorage\/state\.vscdb/);
       assert.match(bad.error, /damaged or truncated|not a SQLite database|malformed/);
       assert.ok(rows.some((r) => r.id === 's-main' && !r.error), 'Claude Code still loads');
+    },
+  },
+  {
+    name: 'library: a store whose newest conversation is in its write-ahead log lists as the CLI lists it',
+    async run({ page, base, root, tmp }) {
+      const dir = walStore(tmp);
+      const cli = JSON.parse(docstream(root, ['list', '--json', dir]));
+      assert.deepEqual(cli.map((e) => e.id), ['c-new', 'c-old']);
+      await openViewer(page, base);
+      await openFolder(page, dir);
+      const rows = await listed(page);
+      const notes = await page.$$eval('#library-notes li', (li) => li.map((l) => l.textContent));
+      assert.deepEqual(rows.map((r) => r.id), cli.map((e) => e.id), JSON.stringify(notes));
+      assert.ok(rows.every((r) => !r.error), JSON.stringify(rows));
+      assert.deepEqual(notes, [], 'nothing left unread');
+      await page.click('#library-rows tr[data-id="c-new"] a');
+      assert.match(await shownConversation(page, 'c-new'), /The newest prompt, only in the log/);
+    },
+  },
+  {
+    name: 'library: the event limit applies to each Cursor bubble, not to the conversation',
+    timeout: 120_000,
+    async run({ page, base, tmp }) {
+      const db = largeConversationDb(join(tmp, 'large-conversation', 'state.vscdb'));
+      await openViewer(page, base);
+      await page.evaluate(() => delete document.body.dataset.library);
+      await page.setInputFiles('#file', db);
+      await page.waitForFunction(() => document.body.dataset.library === 'indexed', null, { timeout: 110_000 });
+      const rows = await listed(page);
+      const large = rows.find((r) => r.id === 'c-large');
+      assert.deepEqual(large.cells.slice(3), ['40', '0'], JSON.stringify(large));
+      // Every bubble was read: the last one's text and the bubbles around the one over
+      // the limit are found, and so is that bubble's own error.
+      for (const [query, id] of [['bubble 39 x', 'c-large'], ['bubble 02 after', 'c-huge'], ['over the 16 MiB a row may hold', 'c-huge']]) {
+        await page.fill('#library-search', query);
+        await page.waitForFunction((q) => document.getElementById('library-results').dataset.query === q, query);
+        const hrefs = await page.$$eval('#library-results a.hit', (as) => as.map((a) => a.getAttribute('href')));
+        assert.ok(hrefs.some((h) => h.startsWith(`#c=${id}&d=`)), `${query}: ${hrefs}`);
+      }
+      // Opened, the view reads it with the conversation's own limit: every bubble shows,
+      // none is an error.
+      await page.fill('#library-search', '');
+      await page.click('#library-rows tr[data-id="c-large"] a');
+      const text = await shownConversation(page, 'c-large');
+      assert.match(text, /bubble 39 x/);
+      assert.equal(await page.evaluate(() => document.getElementById('view').shadowRoot.querySelectorAll('.ds-error').length), 0);
     },
   },
   {

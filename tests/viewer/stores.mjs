@@ -2,9 +2,11 @@
 // (@sqlite.org/sqlite-wasm's Node build, in memory, then written out): a Cursor User
 // folder (global database in the split and the older inline layout, a workspace
 // database naming them, a malformed composer row, a missing and a malformed bubble
-// row), a Claude Code projects folder with sub-agents, a truncated database, and a
-// large generated database of a given size.
+// row), a Claude Code projects folder with sub-agents, a truncated database, a large
+// generated database of a given size, a store whose newest conversation is in its
+// write-ahead log, and a conversation whose bubbles total more than 16 MiB.
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -133,4 +135,57 @@ export function largeCursorDb(path, mb) {
   } finally {
     db.close();
   }
+}
+
+/**
+ * A Cursor global database whose newest conversation (`c-new`) is only in its
+ * write-ahead log, copied without a `-shm` (as a folder copied while no program had it
+ * open): `c-old` is in the database file. Written by Python's sqlite3 (the WAL needs a
+ * real file system, which the Node build of sqlite-wasm does not have). Returns the
+ * folder holding `state.vscdb` and `state.vscdb-wal`.
+ */
+export function walStore(root) {
+  const dir = join(root, 'wal-store');
+  mkdirSync(dir, { recursive: true });
+  const composer = (id, bubble, text) => [
+    [`composerData:${id}`, JSON.stringify({ _v: 3, composerId: id, name: `Conversation ${id}`, createdAt: id === 'c-new' ? 1736000000000 : 1735000000000, fullConversationHeadersOnly: [{ bubbleId: bubble, type: 1 }] })],
+    [`bubbleId:${id}:${bubble}`, JSON.stringify({ type: 1, bubbleId: bubble, text })],
+  ];
+  const script = `
+import json, os, shutil, sqlite3, sys
+d, old, new = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])
+work = os.path.join(d, 'work.db')
+c = sqlite3.connect(work, isolation_level=None)
+c.execute('CREATE TABLE ItemTable (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)')
+c.execute('CREATE TABLE cursorDiskKV (key TEXT UNIQUE ON CONFLICT REPLACE, value BLOB)')
+c.execute('PRAGMA journal_mode = wal')
+c.executemany('INSERT INTO cursorDiskKV VALUES (?, ?)', old)
+c.execute('PRAGMA wal_checkpoint(TRUNCATE)')
+c.execute('PRAGMA wal_autocheckpoint = 0')
+c.executemany('INSERT INTO cursorDiskKV VALUES (?, ?)', new)
+shutil.copy(work, os.path.join(d, 'state.vscdb'))
+shutil.copy(work + '-wal', os.path.join(d, 'state.vscdb-wal'))
+c.close()
+for suffix in ('', '-wal', '-shm'):
+    if os.path.exists(work + suffix):
+        os.remove(work + suffix)
+`;
+  execFileSync('python3', ['-c', script, dir, JSON.stringify(composer('c-old', 'o1', 'The old prompt')), JSON.stringify(composer('c-new', 'n1', 'The newest prompt, only in the log'))]);
+  return dir;
+}
+
+/**
+ * A Cursor global database of one conversation of 40 bubbles of 500 KB (20 MB in all,
+ * over the 16 MiB one event may hold) and one whose second bubble is 17 MiB.
+ */
+export function largeConversationDb(path) {
+  const rows = [];
+  const add = (id, texts) => {
+    rows.push([`composerData:${id}`, { _v: 3, composerId: id, name: `Conversation ${id}`, createdAt: 1735000000000, fullConversationHeadersOnly: texts.map((_, i) => ({ bubbleId: `b${i}`, type: i % 2 ? 2 : 1 })) }]);
+    texts.forEach((text, i) => rows.push([`bubbleId:${id}:b${i}`, { type: i % 2 ? 2 : 1, bubbleId: `b${i}`, text }]));
+  };
+  add('c-large', Array.from({ length: 40 }, (_, i) => `bubble ${String(i).padStart(2, '0')} ${'x'.repeat(500_000)}`));
+  add('c-huge', ['bubble 00 before', 'y'.repeat(17 * 1024 * 1024), 'bubble 02 after']);
+  kvDb(path, 'cursorDiskKV', rows);
+  return path;
 }

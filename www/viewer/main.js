@@ -69,6 +69,8 @@ function setLoading(on) {
 export async function open(source) {
   // A library conversation names its format; anything else is detected.
   view.setAttribute('format', source.format ?? 'auto');
+  // A Cursor conversation's bubbles are one value: its limit is the sum of theirs.
+  view.limits = source.limits ?? null;
   state.loading?.abort(new DOMException('replaced by another file', 'AbortError'));
   const controller = new AbortController();
   state.loading = controller;

@@ -13,6 +13,7 @@
 //! `list`, `export` and `--conversation` read stores (Cursor's `state.vscdb`, Claude
 //! Code's `projects/` folder, folders of transcripts) through [`docstream_library`].
 
+use std::borrow::Cow;
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
@@ -59,6 +60,9 @@ enum Failure {
     Usage(String),
     /// Anything else (unreadable or unrecognised input): message on stderr, exit 1.
     Failed(String),
+    /// Done in part (a store in a folder could not be read): the messages on stderr,
+    /// exit 1.
+    Partial(Vec<String>),
 }
 
 impl From<String> for Failure {
@@ -328,7 +332,7 @@ fn summary(name: &str, c: &docstream_model::Conversation) -> Option<String> {
 fn run() -> Result<(), Failure> {
     let args = parse_args()?;
     if args.command == "list" || args.command == "export" || args.conversation.is_some() {
-        return Ok(store(&args)?);
+        return store(&args);
     }
     if let Some(to) = args.to {
         let bytes = read_input(&args.input)?;
@@ -403,7 +407,8 @@ fn run() -> Result<(), Failure> {
         }
         "text" => {
             let text = progress::progress_lines(conversation, args.locale);
-            out.write_all(text.as_bytes()).map_err(w)?;
+            out.write_all(for_terminal(&text, true).as_bytes())
+                .map_err(w)?;
         }
         _ => {
             serde_json::to_writer_pretty(&mut out, conversation)
@@ -413,9 +418,36 @@ fn run() -> Result<(), Failure> {
     }
     out.flush().map_err(w)?;
     if let Some(line) = summary(name, conversation) {
-        eprintln!("docstream: {line}");
+        say(&line);
     }
     Ok(())
+}
+
+/// Text for a terminal: no control character of the input reaches it, so no
+/// transcript can set the window title or colours, make a link (OSC 8), write the
+/// clipboard (OSC 52) or move the cursor. C0 characters (but tab and newline where
+/// `lines`) show as their control pictures (ESC as `␛`), DEL as `␡`, C1 as `�`.
+/// `--json` output is not passed through it: JSON stays exact.
+fn for_terminal(text: &str, lines: bool) -> Cow<'_, str> {
+    let bad = |c: char| c.is_control() && !(lines && (c == '\t' || c == '\n'));
+    if !text.chars().any(bad) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| match c {
+                c if !bad(c) => c,
+                '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('\u{fffd}'),
+                '\u{7f}' => '\u{2421}',
+                _ => '\u{fffd}',
+            })
+            .collect(),
+    )
+}
+
+/// A message on stderr, fit for a terminal.
+fn say(message: &str) {
+    eprintln!("docstream: {}", for_terminal(message, true));
 }
 
 /// Writes the standalone page, as [`page::wrap_page`] makes it, around the body that
@@ -434,7 +466,9 @@ fn write_page<W: Write>(
 }
 
 /// `list`, `export`, and `json|html --conversation`: glue over `docstream_library`.
-fn store(args: &Args) -> Result<(), String> {
+/// What was left out is said on stderr; a store that could not be read is named
+/// there and makes the exit status 1, after what could be read was written.
+fn store(args: &Args) -> Result<(), Failure> {
     use docstream_library::store::Library;
     let path = std::path::Path::new(&args.input);
     let mut library = Library::open(path).map_err(|e| e.to_string())?;
@@ -443,15 +477,27 @@ fn store(args: &Args) -> Result<(), String> {
         ..RenderOptions::default()
     };
     let mut out = io::stdout().lock();
-    let w = |e: io::Error| e.to_string();
+    let w = |e: io::Error| Failure::Failed(e.to_string());
+    let partly = |library: &Library| {
+        for note in library.notes() {
+            say(note);
+        }
+        match library.unreadable() {
+            [] => Ok(()),
+            failed => Err(Failure::Partial(failed.to_vec())),
+        }
+    };
     match (args.command.as_str(), &args.conversation) {
         ("list", _) => {
             library.index(|_, _, _| {});
             if args.json {
                 serde_json::to_writer_pretty(&mut out, library.entries())
                     .map_err(|e| e.to_string())?;
-                return writeln!(out).map_err(w);
+                writeln!(out).map_err(w)?;
+                return partly(&library);
             }
+            // One line per conversation, its fields apart: no tab or newline inside one.
+            let field = |s: &str| for_terminal(s, false).into_owned();
             for e in library.entries() {
                 let date = e.created.as_deref().unwrap_or("-");
                 let title = match &e.error {
@@ -461,16 +507,17 @@ fn store(args: &Args) -> Result<(), String> {
                 writeln!(
                     out,
                     "{}\t{}\t{}\t{} messages\t{} tools\t{}",
-                    e.id,
-                    date.get(..19).unwrap_or(date),
+                    field(&e.id),
+                    field(date.get(..19).unwrap_or(date)),
                     e.agent.label(),
                     e.messages,
                     e.tools,
-                    title
+                    field(&title)
                 )
                 .map_err(w)?;
             }
-            Ok(())
+            out.flush().map_err(w)?;
+            partly(&library)
         }
         ("export", _) => {
             let dir = std::path::Path::new(args.out.as_deref().unwrap_or("."));
@@ -478,8 +525,8 @@ fn store(args: &Args) -> Result<(), String> {
             let done = library
                 .export(dir, &title, options)
                 .map_err(|e| e.to_string())?;
-            eprintln!(
-                "docstream: wrote {} conversation pages{} to {}",
+            say(&format!(
+                "wrote {} conversation pages{} to {}",
                 done.pages,
                 if done.errors > 0 {
                     format!(
@@ -490,11 +537,16 @@ fn store(args: &Args) -> Result<(), String> {
                     String::new()
                 },
                 dir.join("index.html").display()
-            );
-            Ok(())
+            ));
+            partly(&library)
         }
         (command, Some(id)) => {
-            let conversation = library.read(id).map_err(|e| e.to_string())?;
+            let conversation = library.read(id).map_err(|e| {
+                // Not found, perhaps because it is in a store that could not be read.
+                let mut lines = vec![e.to_string()];
+                lines.extend(library.unreadable().iter().cloned());
+                Failure::Partial(lines)
+            })?;
             if command == "html" {
                 let title = library
                     .entries()
@@ -526,7 +578,7 @@ fn convert(bytes: &[u8], to: Dialect, name: &str) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let result = run();
-    // Colouring that ran out of time, said once (src/render/syntax.rs).
+    // Colouring that ran out of time, said once (docstream_html::syntax).
     if let Some(report) = docstream_html::syntax::report() {
         eprintln!("docstream: {report}");
     }
@@ -541,14 +593,20 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(Failure::Usage(message)) => {
-            eprintln!("docstream: {message}");
+            say(&message);
             if !message.contains("usage:") {
                 eprintln!("Try 'docstream --help'.");
             }
             ExitCode::from(2)
         }
         Err(Failure::Failed(message)) => {
-            eprintln!("docstream: {message}");
+            say(&message);
+            ExitCode::FAILURE
+        }
+        Err(Failure::Partial(messages)) => {
+            for m in messages {
+                say(&m);
+            }
             ExitCode::FAILURE
         }
     }

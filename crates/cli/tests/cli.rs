@@ -297,3 +297,106 @@ fn memory_stays_within_three_times_the_input() {
         );
     }
 }
+
+/// Characters a terminal acts on: C0 but tab and newline, DEL, C1 (ESC among them).
+fn controls(s: &str) -> Vec<char> {
+    s.chars()
+        .filter(|c| c.is_control() && *c != '\t' && *c != '\n')
+        .collect()
+}
+
+/// Escape sequences a transcript might carry: a window title (OSC 0), a link (OSC 8),
+/// the clipboard (OSC 52), colours and clearing the screen (CSI, also as the C1 byte).
+const HOSTILE: &str = "\u{1b}]0;owned\u{7}\u{1b}]8;;https://evil.example\u{7}\u{1b}]52;c;cHduZWQ=\u{7}\u{1b}[31m\u{9b}2J\u{7f}\r";
+/// The same in a file name (no `/`).
+const HOSTILE_NAME: &str = "\u{1b}]0;owned\u{7}\u{1b}[31m\u{9b}2J\u{7f}\r";
+
+/// `text` shows tool names and paths without their control characters, and the
+/// summary on stderr names the file without them; `json` stays exact.
+#[test]
+fn text_output_and_messages_carry_no_control_characters() {
+    let evil = serde_json::to_string(&format!("src/{HOSTILE}x.rs")).unwrap();
+    let tool = serde_json::to_string(&format!("{HOSTILE}Tool")).unwrap();
+    let input = [
+        cursor_line("user", &format!("Read it {HOSTILE}")),
+        format!(
+            r#"{{"type":"tool_call","subtype":"started","call_id":"r1","tool_call":{{"readToolCall":{{"args":{{"path":{evil}}}}}}},"session_id":"s"}}"#
+        ),
+        format!(
+            r#"{{"type":"tool_call","subtype":"completed","call_id":"r1","tool_call":{{"readToolCall":{{"args":{{"path":{evil}}},"result":{{"success":{{"content":"x"}}}}}}}},"session_id":"s"}}"#
+        ),
+        format!(
+            r#"{{"type":"tool_call","subtype":"started","call_id":"f1","tool_call":{{"function":{{"name":{tool},"arguments":"{{}}"}}}},"session_id":"s"}}"#
+        ),
+        "{not json".to_owned(),
+        RESULT.to_owned(),
+    ]
+    .join("\n");
+    let path = file(&format!("{HOSTILE_NAME}.jsonl"), input.as_bytes());
+    let path = path.to_str().unwrap();
+    let o = docstream(&["text", path]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(controls(&out).is_empty(), "text: {out:?}");
+    assert!(
+        out.contains("src/␛]0;owned␇"),
+        "the path is shown, made visible: {out}"
+    );
+    let err = stderr(&o);
+    assert!(err.contains("malformed"), "{err}");
+    assert!(controls(&err).is_empty(), "stderr: {err:?}");
+    assert!(err.contains("␛]0;owned␇"), "{err}");
+
+    let o = docstream(&["json", path]);
+    let json: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(
+        json.to_string()
+            .contains(&serde_json::to_string(&format!("src/{HOSTILE}x.rs")).unwrap()[1..20]),
+        "json keeps the path exact"
+    );
+    assert!(controls(&stderr(&o)).is_empty(), "{}", stderr(&o));
+}
+
+/// `list` shows ids, titles, projects and errors without control characters, a field
+/// never holds a tab or newline of its own, and a file it cannot read is named on
+/// stderr without them; `list --json` stays exact.
+#[test]
+fn list_output_and_messages_carry_no_control_characters() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-tests/hostile-list");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    let id = format!("s{HOSTILE}\tx\ny");
+    let line = serde_json::json!({"type": "user", "sessionId": id, "uuid": "u1", "cwd": format!("/home/{HOSTILE}"),
+        "timestamp": "2025-06-01T09:00:00.000Z",
+        "message": {"role": "user", "content": format!("Title {HOSTILE} end")}});
+    std::fs::write(dir.join("p/s.jsonl"), format!("{line}\n")).unwrap();
+    // A store that cannot be read, its name hostile.
+    std::fs::write(
+        dir.join(format!("{HOSTILE_NAME}.vscdb")),
+        b"SQLite format 3\0 but truncated",
+    )
+    .unwrap();
+    let d = dir.to_str().unwrap();
+
+    let o = docstream(&["list", d]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = String::from_utf8(o.stdout.clone()).unwrap();
+    assert!(controls(&out).is_empty(), "list: {out:?}");
+    assert_eq!(out.lines().count(), 2, "one line per entry: {out}");
+    assert!(out.lines().all(|l| l.split('\t').count() == 6), "{out}");
+    assert!(out.contains("Title ␛]0;owned␇"), "{out}");
+    let err = stderr(&o);
+    assert!(controls(&err).is_empty(), "stderr: {err:?}");
+    assert!(
+        err.contains("␛]0;owned␇") && err.contains(".vscdb"),
+        "{err}"
+    );
+
+    let o = docstream(&["list", "--json", d]);
+    let list: Vec<serde_json::Value> = serde_json::from_slice(&o.stdout).unwrap();
+    let s = list.iter().find(|e| e["agent"] == "claude-code").unwrap();
+    assert_eq!(s["id"], id.as_str(), "json keeps the id exact");
+    assert_eq!(s["project"], format!("/home/{HOSTILE}"));
+    assert!(s["title"].as_str().unwrap().contains('\u{1b}'));
+    assert!(controls(&stderr(&o)).is_empty());
+}

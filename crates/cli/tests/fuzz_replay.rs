@@ -12,11 +12,16 @@ use std::path::{Path, PathBuf};
 
 use docstream_core::Format;
 
-const TARGETS: [&str; 4] = [
+const TARGETS: [&str; 9] = [
     "stream",
     "stream_invariance",
     "saved_response",
     "conversions",
+    "math",
+    "highlight",
+    "store_readers",
+    "sqlite_store",
+    "folder_scan",
 ];
 
 fn root() -> &'static Path {
@@ -118,6 +123,31 @@ fn saved_response_target_replays_its_seeds() {
 #[test]
 fn conversions_target_replays_its_seeds() {
     replay(TARGETS[3], fuzz::conversions);
+}
+
+#[test]
+fn math_target_replays_its_seeds() {
+    replay(TARGETS[4], fuzz::math::math);
+}
+
+#[test]
+fn highlight_target_replays_its_seeds() {
+    replay(TARGETS[5], fuzz::highlight::highlight);
+}
+
+#[test]
+fn store_readers_target_replays_its_seeds() {
+    replay(TARGETS[6], fuzz::store_readers);
+}
+
+#[test]
+fn sqlite_store_target_replays_its_seeds() {
+    replay(TARGETS[7], fuzz::sqlite_store);
+}
+
+#[test]
+fn folder_scan_target_replays_its_seeds() {
+    replay(TARGETS[8], fuzz::folder_scan);
 }
 
 #[test]

@@ -202,8 +202,7 @@ fn write_input(name: &str, content: &str) -> PathBuf {
 
 /// A token (fence language or file extension) that reaches `syntax` in the CLI.
 fn token_for(syntax: &syntect::parsing::SyntaxReference) -> Option<(String, bool)> {
-    let reaches =
-        |t: &str| docstream_html::syntax::grammar_name(t) == Some(syntax.name.as_str());
+    let reaches = |t: &str| docstream_html::syntax::grammar_name(t) == Some(syntax.name.as_str());
     let fence_safe = |t: &str| {
         t.chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')

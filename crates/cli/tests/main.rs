@@ -4,6 +4,8 @@ mod agent_formats;
 mod cli;
 mod cli_convert;
 mod cli_html;
-mod stores;
-mod hostile_colour_math;
 mod fuzz_replay;
+mod hostile_colour_math;
+#[cfg(unix)]
+mod library_hostile;
+mod stores;

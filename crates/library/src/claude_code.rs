@@ -68,7 +68,7 @@ pub struct Sidechain {
 }
 
 /// What one file holds, for the list.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Scan {
     /// Some line looked like a Claude Code transcript line.
     pub is_transcript: bool,
@@ -128,18 +128,116 @@ fn title_prompt(text: &str) -> Option<String> {
     Some(t.to_owned())
 }
 
-/// Reads one file.
+/// Reads one file's bytes whole (see [`Scanner`] for a file read in pieces).
 pub fn scan(bytes: &[u8]) -> Scan {
-    let mut s = Scan::default();
-    let mut first_message = true;
-    // uuid → index of the sidechain it belongs to.
-    let mut chains: HashMap<String, usize> = HashMap::new();
-    let mut at = 0;
-    for raw in bytes.split_inclusive(|&b| b == b'\n') {
-        let range = at..at + raw.len();
-        at += raw.len();
+    let mut s = Scanner::new();
+    s.push(bytes);
+    s.finish()
+}
+
+/// Reads a file in pieces of any size: what [`scan`] finds in the whole. Memory is the
+/// [`Scan`] and at most one line: a line longer than the event limit (16 MiB, as the
+/// reader's) is skipped without being held, so a 1 GiB line costs a pass over it.
+pub struct Scanner {
+    scan: Scan,
+    first_message: bool,
+    /// uuid → index of the sidechain it belongs to.
+    chains: HashMap<String, usize>,
+    /// The start of a line not yet ended.
+    held: Vec<u8>,
+    /// Where the unfinished line starts in the file.
+    line_start: usize,
+    /// The unfinished line is over the limit: its bytes are dropped until its end.
+    skipping: bool,
+    /// Bytes pushed.
+    at: usize,
+    max_line: usize,
+}
+
+impl Default for Scanner {
+    fn default() -> Scanner {
+        Scanner::new()
+    }
+}
+
+impl Scanner {
+    /// A scanner with the default line limit (`Limits::default().max_event_bytes`).
+    pub fn new() -> Scanner {
+        Scanner::with_max_line(docstream_core::Limits::default().max_event_bytes)
+    }
+
+    /// A scanner that skips lines longer than `max_line` bytes (without their LF).
+    pub fn with_max_line(max_line: usize) -> Scanner {
+        Scanner {
+            scan: Scan::default(),
+            first_message: true,
+            chains: HashMap::new(),
+            held: Vec::new(),
+            line_start: 0,
+            skipping: false,
+            at: 0,
+            max_line,
+        }
+    }
+
+    /// The next bytes of the file.
+    pub fn push(&mut self, mut chunk: &[u8]) {
+        while let Some(i) = memchr::memchr(b'\n', chunk) {
+            let (piece, rest) = chunk.split_at(i + 1);
+            if self.held.is_empty() && !self.skipping {
+                // A whole line in the chunk: read in place.
+                if piece.len() - 1 <= self.max_line {
+                    self.line(self.line_start, piece);
+                }
+            } else {
+                self.hold(&piece[..piece.len() - 1]);
+                if !self.skipping {
+                    let mut line = std::mem::take(&mut self.held);
+                    line.push(b'\n');
+                    self.line(self.line_start, &line);
+                    line.clear();
+                    if line.capacity() <= 1 << 20 {
+                        self.held = line;
+                    }
+                }
+            }
+            self.skipping = false;
+            self.at += piece.len();
+            self.line_start = self.at;
+            chunk = rest;
+        }
+        self.hold(chunk);
+        self.at += chunk.len();
+    }
+
+    /// Holds bytes of an unfinished line; one over the limit is dropped.
+    fn hold(&mut self, bytes: &[u8]) {
+        if self.skipping || bytes.is_empty() {
+            return;
+        }
+        if self.held.len() + bytes.len() > self.max_line {
+            self.skipping = true;
+            self.held = Vec::new();
+            return;
+        }
+        self.held.extend_from_slice(bytes);
+    }
+
+    /// The end of the file: a last line without LF is still a line.
+    pub fn finish(mut self) -> Scan {
+        if !self.skipping && !self.held.is_empty() {
+            let line = std::mem::take(&mut self.held);
+            self.line(self.line_start, &line);
+        }
+        self.scan
+    }
+
+    /// One line, `raw` with its LF if it has one, starting at byte `start`.
+    fn line(&mut self, start: usize, raw: &[u8]) {
+        let range = start..start + raw.len();
+        let s = &mut self.scan;
         let Ok(line) = docstream_model::read_json::from_slice::<Line>(raw) else {
-            continue;
+            return;
         };
         let kind = line.kind.as_deref().unwrap_or("");
         if kind == "summary" {
@@ -147,17 +245,17 @@ pub fn scan(bytes: &[u8]) -> Scan {
                 s.is_transcript = true;
                 s.summaries.push((line.leaf, text));
             }
-            continue;
+            return;
         }
         if !matches!(kind, "user" | "assistant") || line.message.is_none() {
-            continue;
+            return;
         }
         if line.session_id.is_some() || line.uuid.is_some() {
             s.is_transcript = true;
         }
-        if first_message {
+        if self.first_message {
             s.sidechain_file = line.sidechain;
-            first_message = false;
+            self.first_message = false;
         }
         if s.session_id.is_none() {
             s.session_id.clone_from(&line.session_id);
@@ -186,26 +284,26 @@ pub fn scan(bytes: &[u8]) -> Scan {
             let chain = line
                 .parent
                 .as_ref()
-                .and_then(|p| chains.get(p).copied())
+                .and_then(|p| self.chains.get(p).copied())
                 .unwrap_or_else(|| {
                     s.sidechains.push(Sidechain::default());
                     s.sidechains.len() - 1
                 });
             if let Some(u) = &line.uuid {
-                chains.insert(u.clone(), chain);
+                self.chains.insert(u.clone(), chain);
             }
             let c = &mut s.sidechains[chain];
             if c.prompt.is_none() {
                 c.prompt.clone_from(&prompt);
             }
             c.lines.push(range);
-            continue;
+            return;
         }
         if s.first_prompt.is_none() {
             s.first_prompt = prompt.as_deref().and_then(title_prompt);
         }
         let Some(Value::Array(blocks)) = message.get("content") else {
-            continue;
+            return;
         };
         for b in blocks {
             match b.get("type").and_then(Value::as_str) {
@@ -244,7 +342,6 @@ pub fn scan(bytes: &[u8]) -> Scan {
             }
         }
     }
-    s
 }
 
 /// Which bytes of a file are one conversation.
@@ -519,5 +616,57 @@ mod tests {
                 .unwrap()
                 .contains("Read the old code")
         );
+    }
+
+    #[test]
+    fn pieces_of_any_size_scan_as_the_whole() {
+        let text = [
+            line(serde_json::json!({"type":"summary","summary":"Sum","leafUuid":"u2"})),
+            user("s1", "u1", None, "Ünïcödé prompt", false),
+            user("s1", "x1", None, "Side job", true),
+            user("s1", "x2", Some("x1"), "more", true),
+            "{broken\n".to_owned(),
+            user("s1", "u2", Some("u1"), "Last, without LF", false)
+                .trim_end()
+                .to_owned(),
+        ]
+        .concat();
+        let bytes = text.as_bytes();
+        let whole = scan(bytes);
+        assert!(
+            whole.is_transcript && whole.sidechains.len() == 1,
+            "{whole:?}"
+        );
+        assert_eq!(whole.uuids.len(), 4);
+        for size in [1, 2, 3, 7, 64, bytes.len()] {
+            let mut s = Scanner::new();
+            for piece in bytes.chunks(size) {
+                s.push(piece);
+            }
+            let got = s.finish();
+            assert_eq!(got, whole, "pieces of {size}");
+        }
+    }
+
+    #[test]
+    fn a_line_over_the_limit_is_skipped_without_being_held() {
+        let long = user("s1", "u-long", None, &"x".repeat(500), false);
+        let text = [
+            user("s1", "u1", None, "first", false),
+            long,
+            user("s1", "u3", None, "third", false),
+        ]
+        .concat();
+        for size in [1, 16, 4096] {
+            let mut s = Scanner::with_max_line(200);
+            for piece in text.as_bytes().chunks(size) {
+                s.push(piece);
+                assert!(s.held.capacity() <= 400, "held {} bytes", s.held.capacity());
+            }
+            let got = s.finish();
+            let mut uuids: Vec<_> = got.uuids.iter().cloned().collect();
+            uuids.sort();
+            assert_eq!(uuids, ["u1", "u3"], "pieces of {size}");
+        }
     }
 }

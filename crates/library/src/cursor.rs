@@ -13,7 +13,9 @@
 //!
 //! [`assemble`] puts a composer and its bubble rows together into the saved-conversation
 //! shape the `cursor-store` format reads (seed 003's `conversationMap`); a bubble whose
-//! row is missing becomes a gap (an `error` document), not a failure.
+//! row is missing, malformed or over [`MAX_ROW_BYTES`] becomes a gap (an `error`
+//! document naming it), not a failure. The limit is per bubble: the assembled
+//! conversation is read with an event limit of its own size (see [`read_limits`]).
 
 use serde_json::{Map, Value};
 
@@ -26,6 +28,40 @@ pub const COMPOSER_PREFIX: &str = "composerData:";
 pub const BUBBLE_PREFIX: &str = "bubbleId:";
 /// Key of the workspace's composer list in `ItemTable`.
 pub const WORKSPACE_KEY: &str = "composer.composerData";
+
+/// The largest row value read: one bubble, one composer, one workspace list — the
+/// default event limit (`Limits::default().max_event_bytes`, 16 MiB). A bubble over it
+/// is that bubble's error; the rest of its conversation is read.
+pub const MAX_ROW_BYTES: usize = 16 << 20;
+
+/// A size for messages: `17.0 MiB`, `512 KiB`, `20 bytes`.
+pub fn size_text(n: u64) -> String {
+    match n {
+        0..1024 => format!("{n} bytes"),
+        1024..1_048_576 => format!("{} KiB", n / 1024),
+        _ if n % 1_048_576 == 0 => format!("{} MiB", n / 1_048_576),
+        _ => format!("{:.1} MiB", n as f64 / 1_048_576.0),
+    }
+}
+
+/// Why a row is not read: it is over [`MAX_ROW_BYTES`].
+pub fn too_large(what: &str, n: u64) -> String {
+    format!(
+        "{what} is {}, over the {} a row may hold (Limits::max_event_bytes); it was not read",
+        size_text(n),
+        size_text(MAX_ROW_BYTES as u64)
+    )
+}
+
+/// The limits to read an assembled conversation of `len` bytes with: each bubble was
+/// held to [`MAX_ROW_BYTES`] already, so the whole may be as large as it is.
+pub fn read_limits(len: usize) -> docstream_core::Limits {
+    let limits = docstream_core::Limits::default();
+    docstream_core::Limits {
+        max_event_bytes: limits.max_event_bytes.max(len.saturating_add(1)),
+        ..limits
+    }
+}
 
 /// The key of one bubble's row.
 pub fn bubble_key(composer: &str, bubble: &str) -> String {
@@ -137,7 +173,11 @@ fn count_turns(types: impl Iterator<Item = Option<bool>>) -> usize {
 
 /// Reads a `composerData:<id>` row; `key_id` is the id from the key.
 pub fn composer(key_id: &str, value: &[u8]) -> Result<Composer, String> {
-    let o = parse_object(value, &format!("{COMPOSER_PREFIX}{key_id}"))?;
+    let what = format!("{COMPOSER_PREFIX}{key_id}");
+    if value.len() > MAX_ROW_BYTES {
+        return Err(too_large(&what, value.len() as u64));
+    }
+    let o = parse_object(value, &what)?;
     let mut c = Composer {
         id: string(&o, "composerId").unwrap_or_else(|| key_id.to_owned()),
         name: string(&o, "name"),
@@ -250,6 +290,32 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// How deep the JSON `bytes` nests (of valid JSON: brackets in strings are skipped).
+fn depth(bytes: &[u8]) -> usize {
+    let (mut d, mut max, mut in_string, mut escaped) = (0usize, 0, false, false);
+    for &b in bytes {
+        if in_string {
+            match b {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' | b'[' => {
+                d += 1;
+                max = max.max(d);
+            }
+            b'}' | b']' => d = d.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
 /// One bubble row as the host found it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BubbleRow {
@@ -257,12 +323,15 @@ pub enum BubbleRow {
     Found(Vec<u8>),
     /// No row for this bubble.
     Missing,
+    /// A row of this many bytes, over [`MAX_ROW_BYTES`]: not read.
+    TooLarge(u64),
 }
 
 /// A composer row and its bubble rows as one saved conversation (`cursor-store`
 /// format): the bubbles go into `conversationMap`. A missing row is left out (the
-/// reader shows a gap naming the bubble); a row that is not a JSON object is kept as
-/// a string, which the reader reports as a bubble of the wrong shape.
+/// reader shows a gap naming the bubble); a row that is not a JSON object, or is over
+/// [`MAX_ROW_BYTES`], is kept as a string saying why, which the reader shows as that
+/// bubble's error. Read the result with [`read_limits`] of its length.
 pub fn assemble(composer: &[u8], bubbles: Vec<(String, BubbleRow)>) -> Result<Vec<u8>, String> {
     let mut o = parse_object(composer, "the composer")?;
     let had_map = o.contains_key("conversationMap");
@@ -271,10 +340,30 @@ pub fn assemble(composer: &[u8], bubbles: Vec<(String, BubbleRow)>) -> Result<Ve
         _ => Map::new(),
     };
     for (id, row) in bubbles {
-        let BubbleRow::Found(bytes) = row else {
-            continue;
+        let bytes = match row {
+            BubbleRow::Found(bytes) if bytes.len() <= MAX_ROW_BYTES => bytes,
+            BubbleRow::Found(bytes) => {
+                let why = too_large(&format!("row {id}"), bytes.len() as u64);
+                map.insert(id, Value::String(why));
+                continue;
+            }
+            BubbleRow::TooLarge(n) => {
+                map.insert(
+                    id.clone(),
+                    Value::String(too_large(&format!("row {id}"), n)),
+                );
+                continue;
+            }
+            BubbleRow::Missing => continue,
         };
         let v = match docstream_model::read_json::from_slice::<Value>(&bytes) {
+            // The conversation and its map hold each bubble two levels down.
+            Ok(Value::Object(_)) if depth(&bytes) + 2 > docstream_core::Limits::MAX_DEPTH => {
+                Value::String(format!(
+                    "row {id} is JSON nested deeper than {} levels",
+                    docstream_core::Limits::MAX_DEPTH - 2
+                ))
+            }
             Ok(v @ Value::Object(_)) => v,
             Ok(other) => Value::String(format!(
                 "row {} holds {}, not a bubble",
@@ -349,7 +438,7 @@ mod tests {
             ],
         )
         .unwrap();
-        let conv = crate::parse(&bytes, Some(crate::Format::CursorStore));
+        let conv = crate::parse(&bytes, Some(docstream_core::Format::CursorStore));
         let d = crate::digest::digest(&conv);
         assert_eq!(d.first_prompt.as_deref(), Some("hello"));
         assert_eq!(d.errors, 2, "{conv:#?}");
@@ -360,5 +449,80 @@ mod tests {
             .collect();
         assert!(errors[0].contains("b2"), "{errors:?}");
         assert!(errors[1].contains("b3"), "{errors:?}");
+    }
+
+    #[test]
+    fn the_row_limit_is_the_event_limit_and_applies_per_bubble() {
+        assert_eq!(
+            MAX_ROW_BYTES,
+            docstream_core::Limits::default().max_event_bytes
+        );
+        assert_eq!(size_text(17 << 20), "17 MiB");
+        assert_eq!(size_text(1536), "1 KiB");
+        assert_eq!(size_text((3 << 20) / 2), "1.5 MiB");
+        let c = br#"{"composerId":"c1","fullConversationHeadersOnly":[{"bubbleId":"b1","type":1},{"bubbleId":"b2","type":2},{"bubbleId":"b3","type":2}]}"#;
+        let bytes = assemble(
+            c,
+            vec![
+                (
+                    "b1".into(),
+                    BubbleRow::Found(br#"{"type":1,"bubbleId":"b1","text":"hello"}"#.to_vec()),
+                ),
+                ("b2".into(), BubbleRow::TooLarge(20 << 20)),
+                (
+                    "b3".into(),
+                    BubbleRow::Found(br#"{"type":2,"bubbleId":"b3","text":"after"}"#.to_vec()),
+                ),
+            ],
+        )
+        .unwrap();
+        let conv = crate::parse_with(
+            &bytes,
+            Some(docstream_core::Format::CursorStore),
+            read_limits(bytes.len()),
+        );
+        let errors: Vec<String> = conv
+            .documents()
+            .filter(|d| d.doc_type() == docstream_model::DocumentType::Error)
+            .map(|d| format!("{} {:?}", d.text(), d.meta))
+            .collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(
+            errors[0].contains("b2") && errors[0].contains("20 MiB"),
+            "{errors:?}"
+        );
+        assert!(conv.documents().any(|d| d.text() == "after"));
+        assert_eq!(read_limits(10).max_event_bytes, 16 << 20);
+        assert_eq!(read_limits(40 << 20).max_event_bytes, (40 << 20) + 1);
+        // A bubble nested as deep as a whole event may be would push the conversation
+        // over the depth limit: it is the one refused.
+        let deep = format!(
+            r#"{{"type":2,"bubbleId":"b2","x":{}1{}}}"#,
+            "[".repeat(126),
+            "]".repeat(126)
+        );
+        let bytes = assemble(
+            c,
+            vec![
+                ("b2".into(), BubbleRow::Found(deep.into_bytes())),
+                (
+                    "b3".into(),
+                    BubbleRow::Found(br#"{"type":2,"bubbleId":"b3","text":"after"}"#.to_vec()),
+                ),
+            ],
+        )
+        .unwrap();
+        let conv = crate::parse_with(
+            &bytes,
+            Some(docstream_core::Format::CursorStore),
+            read_limits(bytes.len()),
+        );
+        assert!(conv.documents().any(|d| d.text() == "after"), "{conv:#?}");
+        assert_eq!(depth(br#"{"a":"[[{{","b":[1,{"c":""]"}]}"#), 3);
+        let err = composer("big", &vec![b' '; MAX_ROW_BYTES + 1]).unwrap_err();
+        assert!(
+            err.contains("composerData:big") && err.contains("16 MiB"),
+            "{err}"
+        );
     }
 }

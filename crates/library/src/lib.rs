@@ -143,14 +143,21 @@ impl Entry {
 
 /// Parses bytes of a known (or, with `None`, detected) format into a conversation.
 pub fn parse(bytes: &[u8], format: Option<Format>) -> Conversation {
-    let mut stream = DocStream::new(Options {
-        format,
-        ..Options::default()
-    });
+    parse_with(bytes, format, docstream_core::Limits::default())
+}
+
+/// [`parse`] with other limits (an assembled Cursor conversation is read with
+/// [`cursor::read_limits`]: the event limit applies to each bubble, not to the whole).
+pub fn parse_with(
+    bytes: &[u8],
+    format: Option<Format>,
+    limits: docstream_core::Limits,
+) -> Conversation {
+    let mut stream = DocStream::new(Options { format, limits });
     // Neither call can fail on a fresh stream: only a push after finish is an error.
     let _ = stream.push(bytes);
     let _ = stream.finish();
-    stream.conversation().clone()
+    stream.into_conversation()
 }
 
 /// One line of text, at most `max` characters (an ellipsis marks a cut).

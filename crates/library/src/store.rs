@@ -2,30 +2,64 @@
 //! folder or one project's folder, a folder holding any of these and transcript files,
 //! or one file.
 //!
-//! SQLite files are opened read-only (`SQLITE_OPEN_READ_ONLY`, `query_only`), so
-//! nothing here can write to a store; a database that is locked by a writer, truncated
-//! or not SQLite gives an error naming the file. Inside a folder such a file becomes an
-//! error entry of the listing and the other conversations still load.
+//! Everything in a store is read as hostile; what cannot be read costs only itself:
+//!
+//! - A folder scan takes regular files only: a FIFO, socket or device named like a
+//!   store is left out (opening a FIFO would wait forever), and links are followed
+//!   only to what is inside the folder given (a link to `/dev/zero`, or to a file
+//!   elsewhere, is left out). What was left out is said in [`Library::notes`]; folders
+//!   more than 8 levels down are not searched, and said so too.
+//! - Files are read in pieces: a line longer than the event limit (16 MiB) is skipped
+//!   without being held, so memory is that of the conversation read, not of the file.
+//! - SQLite files are opened read-only (`SQLITE_OPEN_READ_ONLY`, `query_only`) and
+//!   never get a file made beside them: a write-ahead log (`-wal`) is read through
+//!   its `-shm` without writing to it (`readonly_shm`), or, with no `-shm`, with its
+//!   index in memory; a `-wal`, `-shm` or `-journal` that is not a regular file is
+//!   never opened (the database is read `immutable`, and a note says what was not
+//!   read). It works in a folder that cannot be written to. The schema is untrusted
+//!   (`trusted_schema` off, no triggers or views, defensive), a value is at most
+//!   16 MiB (`SQLITE_LIMIT_LENGTH`: a generated column cannot make a gigabyte per
+//!   row), the page cache is 2 MiB whatever the file says, and a statement that makes
+//!   no progress for 20 s is stopped.
+//! - A database that is locked by a writer, empty, truncated or not SQLite gives an
+//!   error naming the file. Inside a folder such a file becomes an error entry, is
+//!   named in [`Library::unreadable`], and the other conversations still load.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
-use std::fs;
+use std::fs::{self, File};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
+use rusqlite::config::DbConfig;
+use rusqlite::limits::Limit;
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
-use crate::Format;
-use crate::claude_code::{self, Part};
-use crate::cursor::{self, BubbleRow, COMPOSER_PREFIX, WORKSPACE_KEY};
+use crate::claude_code::{self, Part, Scanner};
+use crate::cursor::{self, BubbleRow, COMPOSER_PREFIX, MAX_ROW_BYTES, WORKSPACE_KEY};
 use crate::digest::{Digest, digest};
-use crate::{Agent, Entry, one_line, parse};
+use crate::{Agent, Entry, one_line, parse_with};
+use docstream_core::{DocStream, Format, Limits, Options};
 use docstream_model::Conversation;
 
 /// Folders deeper than this below the given one are not searched.
 const MAX_DEPTH: usize = 8;
 /// How long to wait for a writer's lock before saying the database is locked.
 const BUSY_WAIT: Duration = Duration::from_millis(250);
+/// Bytes read from a file at a time.
+const READ_SIZE: usize = 64 << 10;
+/// The largest `workspace.json` read (a real one is a line).
+const MAX_WORKSPACE_JSON: u64 = 1 << 20;
+/// Longest a SQL statement may go without giving a row (a hostile schema can make
+/// each row cost as much as it likes).
+const STEP_BUDGET: Duration = Duration::from_secs(20);
+/// SQLite's page cache per connection, in KiB: its default, set so that a store's
+/// header cannot ask for more.
+const CACHE_KIB: i64 = 2048;
 
 /// Why a store or a conversation could not be read.
 #[derive(Debug)]
@@ -75,10 +109,30 @@ impl fmt::Display for LibraryError {
 
 impl std::error::Error for LibraryError {}
 
+impl LibraryError {
+    /// A whole file (not a row of it) could not be read.
+    fn is_file_error(&self) -> bool {
+        matches!(
+            self,
+            LibraryError::Io { .. } | LibraryError::Database { .. }
+        )
+    }
+}
+
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LibraryError + '_ {
     move |error| LibraryError::Io {
         path: path.to_owned(),
         error,
+    }
+}
+
+fn not_regular(path: &Path) -> LibraryError {
+    LibraryError::Io {
+        path: path.to_owned(),
+        error: io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file or folder (a FIFO, socket or device is not read)",
+        ),
     }
 }
 
@@ -92,6 +146,10 @@ fn db_error(path: &Path, e: &rusqlite::Error) -> LibraryError {
         Some(C::NotADatabase) => " (the file is not a SQLite database)",
         Some(C::DatabaseCorrupt) => " (the file is damaged or truncated)",
         Some(C::CannotOpen) => " (the file cannot be opened)",
+        Some(C::TooBig) => " (a value is over the 16 MiB a row may hold)",
+        Some(C::OperationInterrupted) => {
+            " (a statement gave no row for 20 s: the database's schema makes reading it too costly)"
+        }
         _ => "",
     };
     LibraryError::Database {
@@ -119,200 +177,111 @@ pub struct Library {
     entries: Vec<Entry>,
     /// Composers without a bubble, not listed.
     pub empty_skipped: usize,
+    /// The folder given (for a file: its folder), as found on disk: links are
+    /// followed only to what is inside it.
+    root: PathBuf,
+    notes: Vec<String>,
+    unreadable: Vec<String>,
 }
 
-/// A read-only connection.
-fn open_db(path: &Path) -> Result<Connection, LibraryError> {
-    let c = Connection::open_with_flags(
-        path,
-        OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-    )
-    .map_err(|e| db_error(path, &e))?;
-    c.busy_timeout(BUSY_WAIT).map_err(|e| db_error(path, &e))?;
-    c.pragma_update(None, "query_only", true)
-        .map_err(|e| db_error(path, &e))?;
-    Ok(c)
-}
+// ---- files --------------------------------------------------------------------------
 
-fn has_table(c: &Connection, path: &Path, name: &str) -> Result<bool, LibraryError> {
-    c.query_row(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
-        [name],
-        |_| Ok(()),
-    )
-    .optional()
-    .map(|r| r.is_some())
-    .map_err(|e| db_error(path, &e))
-}
-
-fn value_bytes(v: rusqlite::types::ValueRef<'_>) -> Vec<u8> {
-    use rusqlite::types::ValueRef as V;
-    match v {
-        V::Text(b) | V::Blob(b) => b.to_vec(),
-        _ => Vec::new(),
+/// Opens a file the scan found, checking again that it is a regular file (a FIFO
+/// would block the open, a device never end).
+fn open_regular(path: &Path) -> Result<File, LibraryError> {
+    if !fs::metadata(path).map_err(io(path))?.is_file() {
+        return Err(not_regular(path));
     }
+    let f = File::open(path).map_err(io(path))?;
+    if !f.metadata().map_err(io(path))?.is_file() {
+        return Err(not_regular(path));
+    }
+    Ok(f)
 }
 
-/// What one Cursor database holds.
-#[derive(Default)]
-struct CursorDb {
-    /// Composers of `cursorDiskKV` (`Err`: a row that could not be read).
-    composers: Vec<(String, Result<cursor::Composer, String>)>,
-    /// First prompts read from bubble rows, for untitled composers.
-    prompts: HashMap<String, String>,
-    /// From `ItemTable`: the workspace's composers.
-    workspace: Vec<cursor::WorkspaceComposer>,
-}
-
-fn read_cursor_db(path: &Path) -> Result<CursorDb, LibraryError> {
-    let c = open_db(path)?;
-    let mut out = CursorDb::default();
-    let err = |e: rusqlite::Error| db_error(path, &e);
-    if has_table(&c, path, "cursorDiskKV")? {
-        // `key >= 'composerData:' AND key < 'composerData;'` uses the key's index.
-        let mut q = c
-            .prepare("SELECT key, value FROM cursorDiskKV WHERE key >= ?1 AND key < ?2")
-            .map_err(err)?;
-        let rows = q
-            .query_map(["composerData:", "composerData;"], |r| {
-                Ok((r.get::<_, String>(0)?, value_bytes(r.get_ref(1)?)))
-            })
-            .map_err(err)?;
-        for row in rows {
-            let (key, value) = row.map_err(err)?;
-            let id = key.strip_prefix(COMPOSER_PREFIX).unwrap_or(&key).to_owned();
-            out.composers
-                .push((id.clone(), cursor::composer(&id, &value)));
-        }
-        let mut first = c
-            .prepare("SELECT value FROM cursorDiskKV WHERE key = ?1")
-            .map_err(err)?;
-        for (id, comp) in &out.composers {
-            let Ok(comp) = comp else { continue };
-            if comp.name.is_some() || comp.first_prompt.is_some() {
-                continue;
-            }
-            if let Some(b) = comp.bubbles.first() {
-                let v: Option<Vec<u8>> = first
-                    .query_row([cursor::bubble_key(id, b)], |r| {
-                        Ok(value_bytes(r.get_ref(0)?))
-                    })
-                    .optional()
-                    .map_err(err)?;
-                if let Some(p) = v.as_deref().and_then(cursor::prompt_text) {
-                    out.prompts.insert(id.clone(), p);
-                }
-            }
+/// Reads a file in pieces of [`READ_SIZE`] bytes.
+fn read_pieces(path: &Path, mut each: impl FnMut(&[u8])) -> Result<(), LibraryError> {
+    let mut f = open_regular(path)?;
+    let mut buf = vec![0u8; READ_SIZE];
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => each(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(io(path)(e)),
         }
     }
-    if has_table(&c, path, "ItemTable")? {
-        let v: Option<Vec<u8>> = c
-            .query_row(
-                "SELECT value FROM ItemTable WHERE key = ?1",
-                [WORKSPACE_KEY],
-                |r| Ok(value_bytes(r.get_ref(0)?)),
-            )
-            .optional()
-            .map_err(err)?;
-        if let Some(v) = v {
-            // A workspace list that does not parse only loses the names it had.
-            out.workspace = cursor::workspace_composers(&v).unwrap_or_default();
+}
+
+/// What the list needs of a session file, read in pieces.
+fn scan_file(path: &Path) -> Result<claude_code::Scan, LibraryError> {
+    let mut scanner = Scanner::new();
+    read_pieces(path, |piece| scanner.push(piece))?;
+    Ok(scanner.finish())
+}
+
+/// A transcript file read in pieces into a conversation.
+fn parse_file(path: &Path, format: Option<Format>) -> Result<Conversation, LibraryError> {
+    let mut stream = DocStream::new(Options {
+        format,
+        ..Options::default()
+    });
+    read_pieces(path, |piece| {
+        // Cannot fail before finish.
+        let _ = stream.push(piece);
+        stream.clear_changes();
+    })?;
+    let _ = stream.finish();
+    Ok(stream.into_conversation())
+}
+
+/// Some lines of a file (a sub-agent inside its session) read into a conversation.
+fn parse_lines(
+    path: &Path,
+    ranges: &[std::ops::Range<usize>],
+    format: Option<Format>,
+) -> Result<Conversation, LibraryError> {
+    let mut f = open_regular(path)?;
+    let mut stream = DocStream::new(Options {
+        format,
+        ..Options::default()
+    });
+    let max = Limits::default().max_event_bytes + 1;
+    let mut line = Vec::new();
+    for r in ranges {
+        let len = r.end.saturating_sub(r.start);
+        // The scan never gives a longer line; a file changed since is not trusted.
+        if len == 0 || len > max {
+            continue;
         }
+        f.seek(SeekFrom::Start(r.start as u64)).map_err(io(path))?;
+        line.clear();
+        (&mut f)
+            .take(len as u64)
+            .read_to_end(&mut line)
+            .map_err(io(path))?;
+        if !line.ends_with(b"\n") {
+            line.push(b'\n');
+        }
+        let _ = stream.push(&line);
+        stream.clear_changes();
     }
+    let _ = stream.finish();
+    Ok(stream.into_conversation())
+}
+
+/// The start of a file (at most `n` bytes).
+fn head(path: &Path, n: u64) -> Result<Vec<u8>, LibraryError> {
+    let mut out = Vec::new();
+    open_regular(path)?
+        .take(n)
+        .read_to_end(&mut out)
+        .map_err(io(path))?;
     Ok(out)
 }
 
-/// The composer row and bubble rows of one conversation, assembled.
-fn read_cursor_conversation(db: &Path, composer: &str) -> Result<Vec<u8>, LibraryError> {
-    let c = open_db(db)?;
-    let err = |e: rusqlite::Error| db_error(db, &e);
-    let value: Vec<u8> = c
-        .query_row(
-            "SELECT value FROM cursorDiskKV WHERE key = ?1",
-            [format!("{COMPOSER_PREFIX}{composer}")],
-            |r| Ok(value_bytes(r.get_ref(0)?)),
-        )
-        .optional()
-        .map_err(err)?
-        .ok_or_else(|| LibraryError::NotFound(composer.to_owned()))?;
-    let comp = cursor::composer(composer, &value).map_err(|message| LibraryError::Unreadable {
-        id: composer.to_owned(),
-        message,
-    })?;
-    let prefix = cursor::bubble_key(composer, "");
-    // Every bubble row of the composer in one range scan of the key index.
-    let mut end = prefix.clone();
-    end.pop();
-    end.push(';');
-    let mut q = c
-        .prepare("SELECT key, value FROM cursorDiskKV WHERE key >= ?1 AND key < ?2")
-        .map_err(err)?;
-    let mut rows: HashMap<String, Vec<u8>> = HashMap::new();
-    for row in q
-        .query_map([&prefix, &end], |r| {
-            Ok((r.get::<_, String>(0)?, value_bytes(r.get_ref(1)?)))
-        })
-        .map_err(err)?
-    {
-        let (key, v) = row.map_err(err)?;
-        rows.insert(key[prefix.len()..].to_owned(), v);
-    }
-    let bubbles = comp
-        .bubbles
-        .iter()
-        .map(|b| {
-            let row = rows.remove(b).map_or(BubbleRow::Missing, BubbleRow::Found);
-            (b.clone(), row)
-        })
-        .collect();
-    cursor::assemble(&value, bubbles).map_err(|message| LibraryError::Unreadable {
-        id: composer.to_owned(),
-        message,
-    })
-}
-
-/// Files found below a folder, by kind.
-#[derive(Default)]
-struct Found {
-    databases: Vec<PathBuf>,
-    jsonl: Vec<PathBuf>,
-    other: Vec<PathBuf>,
-}
-
-fn walk(dir: &Path, depth: usize, found: &mut Found) -> Result<(), LibraryError> {
-    let mut names: Vec<_> = fs::read_dir(dir)
-        .map_err(io(dir))?
-        .filter_map(Result::ok)
-        .collect();
-    names.sort_by_key(|e| e.file_name());
-    for e in names {
-        let path = e.path();
-        let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || name == "node_modules" {
-            continue;
-        }
-        let Ok(kind) = e.file_type() else { continue };
-        if kind.is_dir() {
-            if depth < MAX_DEPTH {
-                walk(&path, depth + 1, found)?;
-            }
-        } else if name.ends_with(".vscdb") {
-            found.databases.push(path);
-        } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
-            found.jsonl.push(path);
-        } else if (name.ends_with(".json") || name.ends_with(".sse")) && name != "workspace.json" {
-            found.other.push(path);
-        }
-    }
-    Ok(())
-}
-
 fn is_sqlite(path: &Path) -> bool {
-    use std::io::Read;
-    let mut head = [0u8; 16];
-    fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut head))
-        .is_ok_and(|()| &head == b"SQLite format 3\0")
+    head(path, 16).is_ok_and(|h| h == b"SQLite format 3\0")
 }
 
 /// A path shown relative to the folder opened.
@@ -325,16 +294,575 @@ fn shown(path: &Path, root: &Path) -> String {
         .replace('\\', "/")
 }
 
+// ---- SQLite -------------------------------------------------------------------------
+
+/// When the statement in flight last made progress: the progress handler stops one
+/// that makes none for [`STEP_BUDGET`].
+struct Clock {
+    base: Instant,
+    /// Milliseconds since `base`.
+    last: AtomicU64,
+}
+
+impl Clock {
+    fn now(&self) -> u64 {
+        self.base.elapsed().as_millis() as u64
+    }
+
+    fn tick(&self) {
+        self.last.store(self.now(), Ordering::Relaxed);
+    }
+
+    fn overdue(&self) -> bool {
+        self.now().saturating_sub(self.last.load(Ordering::Relaxed))
+            > STEP_BUDGET.as_millis() as u64
+    }
+}
+
+/// A file beside a database (`-wal`, `-shm`, `-journal`), as the scan sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sibling {
+    Absent,
+    /// A regular file of this many bytes.
+    Regular(u64),
+    /// A link, FIFO, device or folder: SQLite must not open it.
+    Other,
+}
+
+fn sibling(db: &Path, suffix: &str) -> (PathBuf, Sibling) {
+    let mut name = db.as_os_str().to_owned();
+    name.push(suffix);
+    let path = PathBuf::from(name);
+    let kind = match fs::symlink_metadata(&path) {
+        Err(_) => Sibling::Absent,
+        Ok(m) if m.file_type().is_file() => Sibling::Regular(m.len()),
+        Ok(_) => Sibling::Other,
+    };
+    (path, kind)
+}
+
+/// A `file:` URI for SQLite, with `params`.
+fn uri(path: &Path, params: &str) -> String {
+    use std::fmt::Write;
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    };
+    #[cfg(not(unix))]
+    let bytes = {
+        let p = path.to_string_lossy().replace('\\', "/");
+        if path.is_absolute() && !p.starts_with('/') {
+            format!("/{p}").into_bytes()
+        } else {
+            p.into_bytes()
+        }
+    };
+    let mut out = String::from("file:");
+    for b in bytes {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) || (cfg!(not(unix)) && b == b':') {
+            out.push(b as char);
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out.push('?');
+    out.push_str(params);
+    out
+}
+
+/// A read-only connection to a store, hardened against what the file holds.
+struct Db {
+    c: Connection,
+    path: PathBuf,
+    clock: Arc<Clock>,
+}
+
+impl Db {
+    /// Opens `path` read-only without making a file beside it; the note says what
+    /// could not be read.
+    ///
+    /// - No `-wal` file: the database as it is (`mode=ro`, with locks, so a writer
+    ///   mid-transaction is seen as one), or, in WAL mode, `immutable` (SQLite would
+    ///   make a `-wal` and `-shm` to open it otherwise).
+    /// - A `-wal` with its `-shm`: both read, the `-shm` opened read-only
+    ///   (`readonly_shm`), as a reader beside a running Cursor.
+    /// - A `-wal` alone (no program has the store open): read with its index in memory
+    ///   (`unix-none` without locks, exclusive locking mode), making no `-shm`.
+    /// - A `-wal`, `-shm` or `-journal` that is not a regular file (a FIFO would block
+    ///   SQLite's open of it), or a log that cannot be read: the database file alone
+    ///   (`immutable`), and the note says so.
+    fn open(path: &Path) -> Result<(Db, Option<String>), LibraryError> {
+        let head = head(path, 100)?;
+        if head.is_empty() {
+            return Err(LibraryError::Database {
+                path: path.to_owned(),
+                message: "the file is empty (0 bytes): there is no database in it".to_owned(),
+            });
+        }
+        let wal_header = head.len() >= 20 && (head[18] == 2 || head[19] == 2);
+        let (wal, wal_kind) = sibling(path, "-wal");
+        let (_, shm_kind) = sibling(path, "-shm");
+        let (_, journal_kind) = sibling(path, "-journal");
+        let odd = [
+            ("-wal", wal_kind),
+            ("-shm", shm_kind),
+            ("-journal", journal_kind),
+        ]
+        .into_iter()
+        .find(|(_, k)| *k == Sibling::Other);
+        let why = if let Some((suffix, _)) = odd {
+            format!(
+                "{}{suffix} is not a regular file, and is not opened",
+                path.display()
+            )
+        } else if let Sibling::Regular(_) = wal_kind {
+            let attempt = if shm_kind == Sibling::Absent {
+                Db::connect(path, "mode=ro&vfs=unix-none", true)
+            } else {
+                Db::connect(path, "mode=ro&readonly_shm=1", false)
+            };
+            match attempt.and_then(|db| db.probe().map(|()| db)) {
+                Ok(db) => return Ok((db, None)),
+                Err(e) => format!("it could not be read ({e})"),
+            }
+        } else if wal_header {
+            // WAL mode, the log merged and gone: the file holds everything.
+            return Ok((Db::connect(path, "immutable=1", false)?, None));
+        } else {
+            // The classic rollback journal: locks tell a writer mid-transaction.
+            return Ok((Db::connect(path, "mode=ro", false)?, None));
+        };
+        let db = Db::connect(path, "immutable=1", false)?;
+        let note = match wal_kind {
+            Sibling::Regular(n) if n > 0 => format!(
+                "not read: {} ({}), the write-ahead log of {}: {why}; the list is of the database file alone and may miss its newest messages",
+                wal.display(),
+                cursor::size_text(n),
+                path.display()
+            ),
+            _ => format!(
+                "{} is read without the files beside it: {why}",
+                path.display()
+            ),
+        };
+        Ok((db, Some(note)))
+    }
+
+    /// A connection with `params`; `exclusive`: the locking mode that keeps a log's
+    /// index in memory, set before anything is read.
+    fn connect(path: &Path, params: &str, exclusive: bool) -> Result<Db, LibraryError> {
+        let err = |e: rusqlite::Error| db_error(path, &e);
+        let c = Connection::open_with_flags(
+            uri(path, params),
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_URI
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(err)?;
+        if exclusive {
+            c.pragma_update(None, "locking_mode", "EXCLUSIVE")
+                .map_err(err)?;
+        }
+        // The schema comes from the file: its functions, triggers and views are not
+        // run as the program's own. And a connection that closes does not merge the
+        // log into the database, nor remove a log that had nothing to merge (as a
+        // writer tidies up): nothing beside the store changes.
+        for (config, on) in [
+            (DbConfig::SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, true),
+            (DbConfig::SQLITE_DBCONFIG_TRUSTED_SCHEMA, false),
+            (DbConfig::SQLITE_DBCONFIG_DEFENSIVE, true),
+            (DbConfig::SQLITE_DBCONFIG_ENABLE_TRIGGER, false),
+            (DbConfig::SQLITE_DBCONFIG_ENABLE_VIEW, false),
+        ] {
+            c.set_db_config(config, on).map_err(err)?;
+        }
+        c.set_limit(Limit::SQLITE_LIMIT_LENGTH, MAX_ROW_BYTES as i32)
+            .map_err(err)?;
+        c.busy_timeout(BUSY_WAIT).map_err(err)?;
+        let clock = Arc::new(Clock {
+            base: Instant::now(),
+            last: AtomicU64::new(0),
+        });
+        let watch = Arc::clone(&clock);
+        c.progress_handler(1000, Some(move || watch.overdue()));
+        let db = Db {
+            c,
+            path: path.to_owned(),
+            clock,
+        };
+        db.tick();
+        for (name, value) in [
+            ("query_only", 1),
+            ("cache_size", -CACHE_KIB),
+            ("cell_size_check", 1),
+        ] {
+            db.c.pragma_update(None, name, value).map_err(err)?;
+        }
+        Ok(db)
+    }
+
+    /// Reads the schema: where a database that cannot be read says so.
+    fn probe(&self) -> Result<(), LibraryError> {
+        self.tick();
+        self.c
+            .query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))
+            .map_err(|e| self.err(e))
+    }
+
+    fn tick(&self) {
+        self.clock.tick();
+    }
+
+    fn err(&self, e: rusqlite::Error) -> LibraryError {
+        db_error(&self.path, &e)
+    }
+
+    fn has_table(&self, name: &str) -> Result<bool, LibraryError> {
+        self.tick();
+        self.c
+            .query_row(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1",
+                [name],
+                |_| Ok(()),
+            )
+            .optional()
+            .map(|r| r.is_some())
+            .map_err(|e| self.err(e))
+    }
+
+    /// Every `(key, value)` of `table` with `from <= key < to`; a value over
+    /// [`MAX_ROW_BYTES`] is `Err(its size)`, never loaded.
+    fn range(
+        &self,
+        table: &str,
+        from: &str,
+        to: &str,
+        mut each: impl FnMut(String, Result<Vec<u8>, u64>),
+    ) -> Result<(), LibraryError> {
+        self.tick();
+        let mut q = self
+            .c
+            .prepare(&format!(
+                "SELECT key, CASE WHEN octet_length(value) <= ?3 THEN value END, octet_length(value) FROM {table} WHERE key >= ?1 AND key < ?2"
+            ))
+            .map_err(|e| self.err(e))?;
+        let mut rows = q
+            .query(rusqlite::params![from, to, MAX_ROW_BYTES as i64])
+            .map_err(|e| self.err(e))?;
+        while let Some(r) = rows.next().map_err(|e| self.err(e))? {
+            self.tick();
+            let key = text(r.get_ref(0).map_err(|e| self.err(e))?);
+            let value = guarded(r).map_err(|e| self.err(e))?;
+            each(key, value);
+        }
+        Ok(())
+    }
+
+    /// The value of `key` in `table`, as [`Db::range`] gives it.
+    fn value(&self, table: &str, key: &str) -> Result<Option<Result<Vec<u8>, u64>>, LibraryError> {
+        self.tick();
+        self.c
+            .query_row(
+                &format!(
+                    "SELECT key, CASE WHEN octet_length(value) <= ?2 THEN value END, octet_length(value) FROM {table} WHERE key = ?1"
+                ),
+                rusqlite::params![key, MAX_ROW_BYTES as i64],
+                guarded,
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+}
+
+/// A key as text (a blob key is read as UTF-8, lossily).
+fn text(v: ValueRef<'_>) -> String {
+    match v {
+        ValueRef::Text(b) | ValueRef::Blob(b) => String::from_utf8_lossy(b).into_owned(),
+        ValueRef::Integer(i) => i.to_string(),
+        ValueRef::Real(f) => f.to_string(),
+        ValueRef::Null => String::new(),
+    }
+}
+
+/// Columns 1 (the value if small enough) and 2 (its length) of a row.
+fn guarded(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Vec<u8>, u64>> {
+    let len: Option<i64> = r.get(2)?;
+    Ok(match r.get_ref(1)? {
+        ValueRef::Text(b) | ValueRef::Blob(b) => Ok(b.to_vec()),
+        _ => match len {
+            Some(n) if n as u64 > MAX_ROW_BYTES as u64 => Err(n as u64),
+            _ => Ok(Vec::new()),
+        },
+    })
+}
+
+/// What one Cursor database holds.
+#[derive(Default)]
+struct CursorDb {
+    /// Composers of `cursorDiskKV` (`Err`: a row that could not be read).
+    composers: Vec<(String, Result<cursor::Composer, String>)>,
+    /// First prompts read from bubble rows, for untitled composers.
+    prompts: HashMap<String, String>,
+    /// From `ItemTable`: the workspace's composers.
+    workspace: Vec<cursor::WorkspaceComposer>,
+    /// What could not be read (an unmerged log, a workspace list over the limit).
+    notes: Vec<String>,
+}
+
+fn read_cursor_db(path: &Path) -> Result<CursorDb, LibraryError> {
+    let (db, note) = Db::open(path)?;
+    db.probe()?;
+    let mut out = CursorDb {
+        notes: note.into_iter().collect(),
+        ..CursorDb::default()
+    };
+    if db.has_table("cursorDiskKV")? {
+        // `key >= 'composerData:' AND key < 'composerData;'` uses the key's index.
+        db.range(
+            "cursorDiskKV",
+            "composerData:",
+            "composerData;",
+            |key, value| {
+                let id = key.strip_prefix(COMPOSER_PREFIX).unwrap_or(&key).to_owned();
+                let comp = match value {
+                    Ok(v) => cursor::composer(&id, &v),
+                    Err(n) => Err(cursor::too_large(&key, n)),
+                };
+                out.composers.push((id, comp));
+            },
+        )?;
+        for (id, comp) in &out.composers {
+            let Ok(comp) = comp else { continue };
+            if comp.name.is_some() || comp.first_prompt.is_some() {
+                continue;
+            }
+            if let Some(b) = comp.bubbles.first() {
+                let v = db.value("cursorDiskKV", &cursor::bubble_key(id, b))?;
+                if let Some(p) = v
+                    .and_then(Result::ok)
+                    .as_deref()
+                    .and_then(cursor::prompt_text)
+                {
+                    out.prompts.insert(id.clone(), p);
+                }
+            }
+        }
+    }
+    if db.has_table("ItemTable")? {
+        match db.value("ItemTable", WORKSPACE_KEY)? {
+            // A workspace list that does not parse only loses the names it had.
+            Some(Ok(v)) => out.workspace = cursor::workspace_composers(&v).unwrap_or_default(),
+            Some(Err(n)) => out.notes.push(format!(
+                "{}: {}; the names of its conversations are not shown",
+                path.display(),
+                cursor::too_large(WORKSPACE_KEY, n)
+            )),
+            None => {}
+        }
+    }
+    Ok(out)
+}
+
+/// The composer row and bubble rows of one conversation, assembled.
+fn read_cursor_conversation(path: &Path, composer: &str) -> Result<Vec<u8>, LibraryError> {
+    let (db, _) = Db::open(path)?;
+    let unreadable = |message| LibraryError::Unreadable {
+        id: composer.to_owned(),
+        message,
+    };
+    let key = format!("{COMPOSER_PREFIX}{composer}");
+    let value = match db.value("cursorDiskKV", &key)? {
+        None => return Err(LibraryError::NotFound(composer.to_owned())),
+        Some(Err(n)) => return Err(unreadable(cursor::too_large(&key, n))),
+        Some(Ok(v)) => v,
+    };
+    let comp = cursor::composer(composer, &value).map_err(unreadable)?;
+    let prefix = cursor::bubble_key(composer, "");
+    // Every bubble row of the composer in one range scan of the key index.
+    let mut end = prefix.clone();
+    end.pop();
+    end.push(';');
+    let mut rows: HashMap<String, BubbleRow> = HashMap::new();
+    db.range("cursorDiskKV", &prefix, &end, |key, v| {
+        let row = match v {
+            Ok(bytes) => BubbleRow::Found(bytes),
+            Err(n) => BubbleRow::TooLarge(n),
+        };
+        rows.insert(key.get(prefix.len()..).unwrap_or_default().to_owned(), row);
+    })?;
+    let bubbles = comp
+        .bubbles
+        .iter()
+        .map(|b| (b.clone(), rows.remove(b).unwrap_or(BubbleRow::Missing)))
+        .collect();
+    drop(rows);
+    cursor::assemble(&value, bubbles).map_err(unreadable)
+}
+
+// ---- the folder scan ----------------------------------------------------------------
+
+/// Files found below a folder, by kind, and what was left out.
+#[derive(Default)]
+struct Found {
+    databases: Vec<PathBuf>,
+    jsonl: Vec<PathBuf>,
+    other: Vec<PathBuf>,
+    notes: Vec<String>,
+    /// Folders that could not be read.
+    unreadable: Vec<String>,
+    /// Folders below the depth searched.
+    too_deep: Vec<PathBuf>,
+}
+
+/// What a file's name says it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Database,
+    Lines,
+    Other,
+}
+
+fn kind_of(name: &str) -> Option<Kind> {
+    if name.ends_with(".vscdb") {
+        Some(Kind::Database)
+    } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
+        Some(Kind::Lines)
+    } else if (name.ends_with(".json") || name.ends_with(".sse")) && name != "workspace.json" {
+        Some(Kind::Other)
+    } else {
+        None
+    }
+}
+
+/// A folder scan: regular files, links only to what is inside `root`, each folder and
+/// file once.
+struct Walk {
+    /// The folder given, as found on disk.
+    root: PathBuf,
+    found: Found,
+    dirs: HashSet<PathBuf>,
+    files: HashSet<PathBuf>,
+}
+
+impl Walk {
+    fn dir(&mut self, dir: &Path, depth: usize) -> Result<(), LibraryError> {
+        let listing = match fs::read_dir(dir) {
+            Ok(l) => l,
+            Err(e) if depth == 0 => return Err(io(dir)(e)),
+            Err(e) => {
+                self.found.unreadable.push(io(dir)(e).to_string());
+                return Ok(());
+            }
+        };
+        let mut names: Vec<_> = listing.filter_map(Result::ok).collect();
+        names.sort_by_key(|e| e.file_name());
+        for e in names {
+            let path = e.path();
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || name == "node_modules" {
+                continue;
+            }
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_symlink() {
+                self.link(&path, &name, depth)?;
+            } else if kind.is_dir() {
+                let real = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+                self.subdir(&path, real, depth)?;
+            } else if kind.is_file() {
+                let real = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
+                self.file(path, real, &name);
+            } else if kind_of(&name).is_some() {
+                self.found.notes.push(format!(
+                    "not read: {} is not a regular file (a FIFO, socket or device)",
+                    path.display()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn link(&mut self, path: &Path, name: &str, depth: usize) -> Result<(), LibraryError> {
+        let target = match fs::canonicalize(path) {
+            Ok(t) => t,
+            Err(e) => {
+                if kind_of(name).is_some() {
+                    self.found.notes.push(format!(
+                        "not read: {} is a broken link ({e})",
+                        path.display()
+                    ));
+                }
+                return Ok(());
+            }
+        };
+        let meta = fs::metadata(&target).ok();
+        let is_dir = meta.as_ref().is_some_and(fs::Metadata::is_dir);
+        if kind_of(name).is_none() && !is_dir {
+            return Ok(());
+        }
+        if !target.starts_with(&self.root) {
+            self.found.notes.push(format!(
+                "not read: {} is a link out of the folder (to {}); links are followed inside the folder given only",
+                path.display(),
+                target.display()
+            ));
+            return Ok(());
+        }
+        match meta {
+            Some(m) if m.is_dir() => self.subdir(path, target, depth)?,
+            Some(m) if m.is_file() => self.file(path.to_owned(), target, name),
+            _ => self.found.notes.push(format!(
+                "not read: {} links to {}, which is not a regular file",
+                path.display(),
+                target.display()
+            )),
+        }
+        Ok(())
+    }
+
+    fn subdir(&mut self, path: &Path, real: PathBuf, depth: usize) -> Result<(), LibraryError> {
+        if !self.dirs.insert(real) {
+            return Ok(()); // Seen already, through a link or directly.
+        }
+        if depth >= MAX_DEPTH {
+            self.found.too_deep.push(path.to_owned());
+            return Ok(());
+        }
+        self.dir(path, depth + 1)
+    }
+
+    fn file(&mut self, path: PathBuf, real: PathBuf, name: &str) {
+        let Some(kind) = kind_of(name) else { return };
+        if !self.files.insert(real) {
+            return;
+        }
+        match kind {
+            Kind::Database => self.found.databases.push(path),
+            Kind::Lines => self.found.jsonl.push(path),
+            Kind::Other => self.found.other.push(path),
+        }
+    }
+}
+
 impl Library {
     /// Lists the conversations of `path`. A single file that cannot be read is an
-    /// error; inside a folder, it becomes an error entry.
+    /// error; inside a folder, it becomes an error entry (and is named in
+    /// [`Library::unreadable`]).
     pub fn open(path: &Path) -> Result<Library, LibraryError> {
         let meta = fs::metadata(path).map_err(io(path))?;
         let mut found = Found::default();
-        let root = if meta.is_dir() {
-            walk(path, 0, &mut found)?;
-            path.to_owned()
-        } else {
+        let (given, root) = if meta.is_dir() {
+            let root = fs::canonicalize(path).map_err(io(path))?;
+            let mut walk = Walk {
+                root: root.clone(),
+                found: Found::default(),
+                dirs: HashSet::from([root.clone()]),
+                files: HashSet::new(),
+            };
+            walk.dir(path, 0)?;
+            found = walk.found;
+            (path.to_owned(), root)
+        } else if meta.is_file() {
             let name = path.to_string_lossy();
             if name.ends_with(".vscdb") || is_sqlite(path) {
                 found.databases.push(path.to_owned());
@@ -343,13 +871,39 @@ impl Library {
             } else {
                 found.other.push(path.to_owned());
             }
-            path.parent().unwrap_or(Path::new("")).to_owned()
+            let parent = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let root = fs::canonicalize(parent).unwrap_or_else(|_| parent.to_owned());
+            (parent.to_owned(), root)
+        } else {
+            return Err(not_regular(path));
         };
         let single = !meta.is_dir();
         let mut lib = Library {
             items: Vec::new(),
             entries: Vec::new(),
             empty_skipped: 0,
+            root,
+            notes: std::mem::take(&mut found.notes),
+            unreadable: std::mem::take(&mut found.unreadable),
+        };
+        if let Some(first) = found.too_deep.first() {
+            lib.notes.push(format!(
+                "not searched: {}{}: more than {MAX_DEPTH} folders below {}",
+                first.display(),
+                match found.too_deep.len() {
+                    1 => String::new(),
+                    n => format!(" and {} other folders", n - 1),
+                },
+                path.display()
+            ));
+        }
+        let root = if single {
+            given.clone()
+        } else {
+            path.to_owned()
         };
         lib.cursor(&found.databases, &root, single)?;
         lib.claude(&found.jsonl, &root, single)?;
@@ -358,6 +912,20 @@ impl Library {
         }
         lib.order();
         Ok(lib)
+    }
+
+    /// What was left out or read only in part, one sentence each naming the file:
+    /// links out of the folder, files that are not regular files, folders deeper than
+    /// the scan goes, a write-ahead log that could not be read. Not errors.
+    pub fn notes(&self) -> &[String] {
+        &self.notes
+    }
+
+    /// The stores, files and folders that could not be read, one message each naming
+    /// the file (their conversations are error entries, or missing). A folder with
+    /// any is listed in part, as `ls` and `grep -r` list what they can.
+    pub fn unreadable(&self) -> &[String] {
+        &self.unreadable
     }
 
     fn error_entry(&mut self, id: String, agent: Agent, source: String, message: String) {
@@ -371,6 +939,53 @@ impl Library {
         self.items.push((e, Source::None));
     }
 
+    /// A whole file could not be read: an error entry, and named as unreadable.
+    fn unreadable_file(&mut self, file: &Path, root: &Path, agent: Agent, e: &LibraryError) {
+        let s = shown(file, root);
+        let message = e.to_string();
+        self.error_entry(s.clone(), agent, s, message.clone());
+        self.unreadable.push(message);
+    }
+
+    /// The `workspace.json` beside a workspace database, if it is a small regular
+    /// file inside the folder.
+    fn workspace_json(&mut self, db: &Path) -> Option<Vec<u8>> {
+        let path = db.parent()?.join("workspace.json");
+        let meta = fs::symlink_metadata(&path).ok()?;
+        let target = if meta.file_type().is_symlink() {
+            let t = fs::canonicalize(&path).ok()?;
+            if !t.starts_with(&self.root) {
+                self.notes.push(format!(
+                    "not read: {} is a link out of the folder (to {})",
+                    path.display(),
+                    t.display()
+                ));
+                return None;
+            }
+            t
+        } else {
+            path.clone()
+        };
+        let meta = fs::metadata(&target).ok()?;
+        if !meta.is_file() || meta.len() > MAX_WORKSPACE_JSON {
+            self.notes.push(format!(
+                "not read: {} ({})",
+                path.display(),
+                if meta.is_file() {
+                    format!(
+                        "{}, over {}",
+                        cursor::size_text(meta.len()),
+                        cursor::size_text(MAX_WORKSPACE_JSON)
+                    )
+                } else {
+                    "not a regular file".to_owned()
+                }
+            ));
+            return None;
+        }
+        head(&target, MAX_WORKSPACE_JSON).ok()
+    }
+
     fn cursor(&mut self, dbs: &[PathBuf], root: &Path, single: bool) -> Result<(), LibraryError> {
         let mut global = Vec::new();
         // composer id → (workspace folder, what the workspace says of it)
@@ -378,24 +993,23 @@ impl Library {
             HashMap::new();
         for db in dbs {
             match read_cursor_db(db) {
-                Ok(d) => {
-                    let folder = db
-                        .parent()
-                        .and_then(|p| fs::read(p.join("workspace.json")).ok())
-                        .and_then(|j| cursor::workspace_folder(&j));
-                    for w in &d.workspace {
-                        workspaces.insert(w.id.clone(), (folder.clone(), w.clone()));
+                Ok(mut d) => {
+                    self.notes.append(&mut d.notes);
+                    if !d.workspace.is_empty() {
+                        let folder = self
+                            .workspace_json(db)
+                            .and_then(|j| cursor::workspace_folder(&j));
+                        for w in &d.workspace {
+                            workspaces.insert(w.id.clone(), (folder.clone(), w.clone()));
+                        }
                     }
                     global.push((db.clone(), d));
                 }
                 Err(e) if single => return Err(e),
-                Err(e) => {
-                    let s = shown(db, root);
-                    self.error_entry(s.clone(), Agent::Cursor, s, e.to_string());
-                }
+                Err(e) => self.unreadable_file(db, root, Agent::Cursor, &e),
             }
         }
-        let mut listed = std::collections::HashSet::new();
+        let mut listed = HashSet::new();
         for (db, d) in &global {
             let source = shown(db, root);
             for (id, comp) in &d.composers {
@@ -471,17 +1085,14 @@ impl Library {
         let mut scans = Vec::new();
         let mut paths = Vec::new();
         for f in files {
-            let bytes = fs::read(f).map_err(io(f));
-            let bytes = match bytes {
-                Ok(b) => b,
+            let scan = match scan_file(f) {
+                Ok(s) => s,
                 Err(e) if single => return Err(e),
                 Err(e) => {
-                    let s = shown(f, root);
-                    self.error_entry(s.clone(), Agent::File, s, e.to_string());
+                    self.unreadable_file(f, root, Agent::File, &e);
                     continue;
                 }
             };
-            let scan = claude_code::scan(&bytes);
             if scan.is_transcript {
                 scans.push((shown(f, root), scan));
                 paths.push(f.clone());
@@ -503,16 +1114,14 @@ impl Library {
     }
 
     fn file(&mut self, f: &Path, root: &Path, single: bool) -> Result<(), LibraryError> {
-        let bytes = match fs::read(f).map_err(io(f)) {
-            Ok(b) => b,
+        let conv = match parse_file(f, None) {
+            Ok(c) => c,
             Err(e) if single => return Err(e),
             Err(e) => {
-                let s = shown(f, root);
-                self.error_entry(s.clone(), Agent::File, s, e.to_string());
+                self.unreadable_file(f, root, Agent::File, &e);
                 return Ok(());
             }
         };
-        let conv = parse(&bytes, None);
         // In a folder, JSON that is not a transcript is someone else's file.
         if conv.format.is_none() && !single {
             return Ok(());
@@ -533,9 +1142,20 @@ impl Library {
         Ok(())
     }
 
-    /// Newest first; a sub-agent right after the conversation that started it.
+    /// Ids made unique (a second `s1` is `s1~2`, as the viewer names it); newest
+    /// first; a sub-agent right after the conversation that started it.
     fn order(&mut self) {
         let mut items = std::mem::take(&mut self.items);
+        let mut seen = HashSet::new();
+        for (e, _) in &mut items {
+            let mut id = e.id.clone();
+            let mut n = 2;
+            while !seen.insert(id.clone()) {
+                id = format!("{}~{n}", e.id);
+                n += 1;
+            }
+            e.id = id;
+        }
         let key = |e: &Entry| e.created.clone().or(e.updated.clone()).unwrap_or_default();
         items.sort_by_key(|b| std::cmp::Reverse(key(&b.0)));
         let (children, top): (Vec<_>, Vec<_>) =
@@ -562,23 +1182,28 @@ impl Library {
         &self.entries
     }
 
-    /// The bytes of a conversation and their format.
-    fn bytes(&self, id: &str) -> Result<(Vec<u8>, Option<Format>), LibraryError> {
+    /// Reads one conversation.
+    pub fn read(&self, id: &str) -> Result<Conversation, LibraryError> {
         let (entry, source) = self
             .items
             .iter()
             .find(|(e, _)| e.id == id)
             .ok_or_else(|| LibraryError::NotFound(id.to_owned()))?;
         match source {
-            Source::Cursor { db, composer } => Ok((
-                read_cursor_conversation(db, composer)?,
-                Some(Format::CursorStore),
-            )),
-            Source::Claude { file, part } => {
-                let bytes = fs::read(file).map_err(io(file))?;
-                Ok((part.bytes(&bytes), Some(Format::ClaudeCodeTranscript)))
+            Source::Cursor { db, composer } => {
+                let bytes = read_cursor_conversation(db, composer)?;
+                let limits = cursor::read_limits(bytes.len());
+                Ok(parse_with(&bytes, Some(Format::CursorStore), limits))
             }
-            Source::File { file } => Ok((fs::read(file).map_err(io(file))?, None)),
+            Source::Claude {
+                file,
+                part: Part::Whole,
+            } => parse_file(file, Some(Format::ClaudeCodeTranscript)),
+            Source::Claude {
+                file,
+                part: Part::Lines(ranges),
+            } => parse_lines(file, ranges, Some(Format::ClaudeCodeTranscript)),
+            Source::File { file } => parse_file(file, None),
             Source::None => Err(LibraryError::Unreadable {
                 id: id.to_owned(),
                 message: entry.error.clone().unwrap_or_default(),
@@ -586,15 +1211,10 @@ impl Library {
         }
     }
 
-    /// Reads one conversation.
-    pub fn read(&self, id: &str) -> Result<Conversation, LibraryError> {
-        let (bytes, format) = self.bytes(id)?;
-        Ok(parse(&bytes, format))
-    }
-
     /// Reads every conversation once: exact message and tool counts in the entries.
     /// `each` gets every entry read with its conversation and digest (errors skip it:
-    /// an entry that fails to read becomes an error entry).
+    /// an entry that fails to read becomes an error entry; a file that fails is also
+    /// named in [`Library::unreadable`]).
     pub fn index(&mut self, mut each: impl FnMut(&Entry, &Conversation, &Digest)) {
         for i in 0..self.items.len() {
             if self.items[i].0.error.is_some() {
@@ -612,7 +1232,13 @@ impl Library {
                     }
                     each(e, &conv, &d);
                 }
-                Err(err) => self.items[i].0.error = Some(err.to_string()),
+                Err(err) => {
+                    let message = err.to_string();
+                    if err.is_file_error() && !self.unreadable.contains(&message) {
+                        self.unreadable.push(message.clone());
+                    }
+                    self.items[i].0.error = Some(message);
+                }
             }
         }
         self.entries = self.items.iter().map(|(e, _)| e.clone()).collect();

@@ -2,9 +2,13 @@
 // dedicated worker. SQLite asks for pages; each read is one synchronous
 // FileReaderSync.readAsArrayBuffer(file.slice(offset, offset + n)), so a 1 GB
 // state.vscdb is never read whole: memory is SQLite's page cache plus the pages a
-// query touches. Nothing can be written: xWrite, xTruncate and xDelete fail, files
-// are only opened as registered, and the device says it is immutable (no locks, no
-// journal or WAL files looked for).
+// query touches. Nothing can be written: xWrite, xTruncate and xDelete fail, and
+// files are only opened as registered. A database registered without its write-ahead
+// log says it is immutable (no locks, no journal or WAL files looked for); one whose
+// `<name>-wal` is registered too is not, so SQLite reads the log — opened read-only
+// whatever SQLite asks for, and, as this VFS has no shared memory, only with the
+// connection in exclusive locking mode (the log's index in memory; locks always
+// succeed here, nothing else can reach these files).
 //
 // Written after the pattern of sqlite-wasm's own opfs-sahpool VFS
 // (sqlite3.vfs.installVfs with sqlite3_vfs and sqlite3_io_methods structs).
@@ -73,7 +77,9 @@ export function installFileVfs(sqlite3) {
     xSectorSize() {
       return 4096;
     },
-    xDeviceCharacteristics() {
+    xDeviceCharacteristics(pFile) {
+      const f = open.get(Number(pFile));
+      if (f && (f.name.endsWith('-wal') || files.has(`${f.name}-wal`))) return 0;
       return capi.SQLITE_IOCAP_IMMUTABLE;
     },
   };
@@ -92,7 +98,9 @@ export function installFileVfs(sqlite3) {
     xOpen(pVfs, zName, pFile, flags, pOutFlags) {
       const name = zName ? wasm.cstrToJs(zName) : '';
       const file = files.get(name);
-      if (!file || (flags & (capi.SQLITE_OPEN_READWRITE | capi.SQLITE_OPEN_CREATE))) {
+      // SQLite opens a log asking to write it; it is told the log is read-only.
+      const wal = (flags & (capi.SQLITE_OPEN_WAL ?? 0x80000)) !== 0;
+      if (!file || (!wal && flags & (capi.SQLITE_OPEN_READWRITE | capi.SQLITE_OPEN_CREATE))) {
         lastError = new Error(file ? `${name} opens read-only` : `no file ${name}`);
         return capi.SQLITE_CANTOPEN;
       }

@@ -41,6 +41,50 @@ function countTurns(types) {
 
 // ---- Cursor ----------------------------------------------------------------------
 
+/** The largest row read (a bubble, a composer, a workspace list): the event limit. */
+export const MAX_ROW_BYTES = 16 * 1024 * 1024;
+/** The deepest JSON a conversation may hold (Limits::MAX_DEPTH). */
+const MAX_DEPTH = 128;
+
+/** A size for messages: `17 MiB`, `1.5 MiB`, `512 KiB`, `20 bytes` (cursor.rs `size_text`). */
+export function sizeText(n) {
+  if (n < 1024) return `${n} bytes`;
+  if (n < 1048576) return `${Math.floor(n / 1024)} KiB`;
+  return n % 1048576 === 0 ? `${n / 1048576} MiB` : `${(n / 1048576).toFixed(1)} MiB`;
+}
+
+/** Why a row is not read (cursor.rs `too_large`). */
+export function tooLarge(what, n) {
+  return `${what} is ${sizeText(n)}, over the ${sizeText(MAX_ROW_BYTES)} a row may hold (Limits::max_event_bytes); it was not read`;
+}
+
+/** How deep a JSON text nests (brackets in strings skipped). */
+function depthOf(text) {
+  let d = 0;
+  let max = 0;
+  let inString = false;
+  let escaped = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (c === 92) escaped = true;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 123 || c === 91) max = Math.max(max, ++d);
+    else if (c === 125 || c === 93) d = Math.max(0, d - 1);
+  }
+  return max;
+}
+
+/**
+ * The limits a conversation assembled from rows is read with: each bubble is held to
+ * MAX_ROW_BYTES already, so the whole may be as large as it is (cursor.rs `read_limits`).
+ */
+export function readLimits(text) {
+  return { maxEventBytes: Math.max(MAX_ROW_BYTES, text.length * 3 + 1) };
+}
+
 /** A `composerData:<id>` row: { id, name, created, updated, bubbles, inline, messages, firstPrompt }. */
 export function readComposer(keyId, value) {
   let o;
@@ -108,17 +152,29 @@ export function workspaceFolder(text) {
   }
 }
 
-/** A composer row and its bubble rows (Map id → value; absent = missing) as one saved conversation. */
+/**
+ * A composer row and its bubble rows (Map id → value, or { tooLarge: bytes } for a row
+ * over MAX_ROW_BYTES; absent = missing) as one saved conversation: a bubble that cannot
+ * be read is a string saying why, which the reader shows as that bubble's error.
+ */
 export function assemble(composerValue, rows, bubbleIds) {
   const o = JSON.parse(asText(composerValue));
   const hadMap = 'conversationMap' in o;
   const map = o.conversationMap && typeof o.conversationMap === 'object' ? o.conversationMap : {};
   for (const id of bubbleIds) {
     if (!rows.has(id)) continue;
-    const text = asText(rows.get(id));
+    const row = rows.get(id);
+    if (row?.tooLarge != null) {
+      map[id] = tooLarge(`row ${id}`, row.tooLarge);
+      continue;
+    }
+    const text = asText(row);
     try {
       const v = JSON.parse(text);
-      map[id] = v && typeof v === 'object' && !Array.isArray(v) ? v : `row ${id} holds ${typeof v}, not a bubble`;
+      if (!v || typeof v !== 'object' || Array.isArray(v)) map[id] = `row ${id} holds ${typeof v}, not a bubble`;
+      // The conversation and its map hold each bubble two levels down.
+      else if (depthOf(text) + 2 > MAX_DEPTH) map[id] = `row ${id} is JSON nested deeper than ${MAX_DEPTH - 2} levels`;
+      else map[id] = v;
     } catch (e) {
       map[id] = `row ${id} is not valid JSON: ${e.message}`;
     }

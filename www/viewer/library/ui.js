@@ -6,8 +6,11 @@
 
 const $ = (id) => document.getElementById(id);
 
-/** Names of files the library reads; everything else in a folder is skipped. */
-const WANTED = /(\.vscdb|\.jsonl|\.ndjson|\.json|\.sse)$/i;
+/**
+ * Names of files the library reads (a database's write-ahead log with it); everything
+ * else in a folder is skipped.
+ */
+const WANTED = /(\.vscdb|\.vscdb-wal|\.jsonl|\.ndjson|\.json|\.sse)$/i;
 const AGENTS = { cursor: 'Cursor', 'claude-code': 'Claude Code', codex: 'Codex', 'gemini-cli': 'Gemini CLI', file: 'file' };
 
 /** Whether a set of picked or dropped files is a library (more than one transcript). */
@@ -50,8 +53,10 @@ function fmtDate(iso) {
 }
 
 /**
- * Sets up the library. `openConversation({ text, name, format })` loads one into the
- * viewer and resolves when it is shown; `jump(anchor)` scrolls to a document.
+ * Sets up the library. `openConversation({ text, name, format, limits })` loads one into
+ * the viewer and resolves when it is shown (`limits`, when set, are the DocStream limits
+ * to read it with: a Cursor conversation's event limit is per bubble); `jump(anchor)`
+ * scrolls to a document.
  */
 export function setupLibrary({ openConversation, jump, say, alertBox }) {
   const picker = { folder: $('folder'), storeButton: $('open-store') };
@@ -164,6 +169,20 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
     ui.rows.replaceChildren(frag);
     const n = list.length;
     ui.summary.textContent = `${n} conversation${n === 1 ? '' : 's'} listed in ${(stats.ms / 1000).toFixed(1)} s from ${stats.files} file${stats.files === 1 ? '' : 's'}${stats.empty ? ` · ${stats.empty} empty Cursor chats not listed` : ''}`;
+    // What was left out or read only in part (a write-ahead log that could not be read).
+    let notes = document.getElementById('library-notes');
+    if (!notes) {
+      notes = document.createElement('ul');
+      notes.id = 'library-notes';
+      notes.className = 'muted';
+      ui.summary.after(notes);
+    }
+    notes.replaceChildren(...(stats.notes ?? []).map((text) => {
+      const li = document.createElement('li');
+      li.textContent = text;
+      return li;
+    }));
+    notes.hidden = !stats.notes?.length;
     ui.section.dataset.state = 'listed';
     document.body.dataset.library = 'listed';
     route();
@@ -303,7 +322,7 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
       ui.crumbLinks.replaceChildren(...links);
       shown = id;
       delete document.body.dataset.conversation;
-      await openConversation({ text: data.text, name: e.title, format: data.format });
+      await openConversation({ text: data.text, name: e.title, format: data.format, limits: data.limits });
       // Tests and scripts wait for this: the conversation shown is this one.
       document.body.dataset.conversation = id;
     }

@@ -9,12 +9,12 @@
 //               {type: 'search', query, req}
 // Messages out: {type: 'list', entries, stats}, {type: 'progress', done, total, phase},
 //               {type: 'entries', entries} (updated counts), {type: 'indexed', stats},
-//               {type: 'conversation', req, id, text, format}, {type: 'hits', req, query, results},
+//               {type: 'conversation', req, id, text, format, limits}, {type: 'hits', req, query, results},
 //               {type: 'error', req?, message}
 
 import init, { DocStream } from '../../../pkg/docstream.js';
 import { installFileVfs } from './file-vfs.js';
-import { asText, readComposer, promptText, workspaceComposers, workspaceFolder, assemble, scanClaude, listClaude, newEntry, order, digest, oneLine } from './stores.js';
+import { asText, readComposer, promptText, workspaceComposers, workspaceFolder, assemble, scanClaude, listClaude, newEntry, order, digest, oneLine, MAX_ROW_BYTES, tooLarge, sizeText, readLimits } from './stores.js';
 
 /**
  * Search text kept in memory, in UTF-16 code units (about 2 bytes each): beyond it
@@ -61,7 +61,58 @@ function closeDatabases() {
       /* closing is best effort */
     }
     vfs?.unregister(d.name);
+    vfs?.unregister(`${d.name}-wal`);
   }
+}
+
+/**
+ * A value column read with its size guard: SQLite never loads a value over
+ * MAX_ROW_BYTES (a generated column cannot make a gigabyte per row either: the
+ * connection's length limit is MAX_ROW_BYTES).
+ */
+const guarded = (column) => `CASE WHEN octet_length(${column}) <= ${MAX_ROW_BYTES} THEN ${column} END, octet_length(${column})`;
+
+/** The row value of a guarded read: its bytes, or { tooLarge } . */
+const rowValue = (value, length) => (value == null && length > MAX_ROW_BYTES ? { tooLarge: length } : value);
+
+/** Opens a registered database read-only, hardened against what the file holds. */
+function connect(s, name) {
+  const db = new s.oo1.DB({ filename: name, flags: 'r', vfs: vfs.name });
+  const { capi } = s;
+  if (capi.sqlite3_limit) capi.sqlite3_limit(db.pointer, capi.SQLITE_LIMIT_LENGTH ?? 0, MAX_ROW_BYTES);
+  return db;
+}
+
+/**
+ * Opens a Cursor database as the CLI does (src/library/store.rs): with its write-ahead
+ * log when the folder has one (the log's index in memory: exclusive locking mode, set
+ * before anything is read), else the file alone. A log that cannot be read is said.
+ */
+function openDb(s, name, path, wal) {
+  const settle = (db) => {
+    db.exec('PRAGMA trusted_schema = OFF; PRAGMA query_only = ON; PRAGMA cache_size = -2048');
+    return db;
+  };
+  if (wal) {
+    vfs.register(`${name}-wal`, wal);
+    let db;
+    try {
+      db = connect(s, name);
+      db.exec('PRAGMA locking_mode = EXCLUSIVE');
+      db.selectValue('SELECT count(*) FROM sqlite_master');
+      return { db: settle(db), note: null };
+    } catch (e) {
+      try {
+        db?.close();
+      } catch {
+        /* closing is best effort */
+      }
+      vfs.unregister(`${name}-wal`);
+      const note = `not read: ${path}-wal (${sizeText(wal.size)}), the write-ahead log of ${path}: it could not be read (${String(e?.message ?? e)}); the list is of the database file alone and may miss its newest messages`;
+      return { db: settle(connect(s, name)), note };
+    }
+  }
+  return { db: settle(connect(s, name)), note: null };
 }
 
 function errorEntry(id, agent, source, message) {
@@ -81,42 +132,51 @@ function dbMessage(path, e) {
   return `cannot read ${path}: ${m}${hint}`;
 }
 
-async function listCursor(dbFiles, workspaceJson) {
+async function listCursor(dbFiles, workspaceJson, wals, notes) {
   const out = [];
   if (!dbFiles.length) return out;
   const s = await sqlite();
   const workspaces = new Map();
   const globals = [];
   for (const { path, file } of dbFiles) {
+    if (!file.size) {
+      out.push({ entry: errorEntry(path, 'cursor', path, `cannot read ${path}: the file is empty (0 bytes): there is no database in it`), source: null });
+      continue;
+    }
     const name = `db${databases.length}-${path.replace(/[^\w.-]+/g, '_')}`;
     vfs.register(name, file);
     let db;
     try {
-      db = new s.oo1.DB({ filename: name, flags: 'r', vfs: vfs.name });
+      const opened = openDb(s, name, path, wals.get(`${path}-wal`));
+      db = opened.db;
+      if (opened.note) notes.push(opened.note);
       databases.push({ name, db, path });
       const tables = new Set(db.selectValues("SELECT name FROM sqlite_master WHERE type = 'table'"));
       const composers = [];
       const prompts = new Map();
       if (tables.has('cursorDiskKV')) {
         db.exec({
-          sql: "SELECT key, value FROM cursorDiskKV WHERE key >= 'composerData:' AND key < 'composerData;'",
+          sql: `SELECT key, ${guarded('value')} FROM cursorDiskKV WHERE key >= 'composerData:' AND key < 'composerData;'`,
           rowMode: 'array',
-          callback: ([key, value]) => {
+          callback: ([key, value, length]) => {
             const id = key.slice('composerData:'.length);
             try {
-              composers.push([id, readComposer(id, value)]);
+              const v = rowValue(value, length);
+              if (v?.tooLarge != null) throw new Error(tooLarge(key, v.tooLarge));
+              composers.push([id, readComposer(id, v)]);
             } catch (e) {
               composers.push([id, e]);
             }
           },
         });
-        const first = db.prepare('SELECT value FROM cursorDiskKV WHERE key = ?');
+        const first = db.prepare(`SELECT ${guarded('value')} FROM cursorDiskKV WHERE key = ?`);
         try {
           for (const [id, c] of composers) {
             if (c instanceof Error || c.name || c.firstPrompt || !c.bubbles.length) continue;
             first.bind([`bubbleId:${id}:${c.bubbles[0]}`]);
             if (first.step()) {
-              const p = promptText(first.get(0));
+              const v = first.get(0);
+              const p = v == null ? null : promptText(v);
               if (p) prompts.set(id, p);
             }
             first.reset(true);
@@ -126,7 +186,7 @@ async function listCursor(dbFiles, workspaceJson) {
         }
       }
       if (tables.has('ItemTable')) {
-        const v = db.selectValue("SELECT value FROM ItemTable WHERE key = 'composer.composerData'");
+        const v = db.selectValue(`SELECT CASE WHEN octet_length(value) <= ${MAX_ROW_BYTES} THEN value END FROM ItemTable WHERE key = 'composer.composerData'`);
         if (v != null) {
           const dir = path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '';
           const folder = workspaceJson.get(dir) ?? null;
@@ -211,14 +271,16 @@ function listFiles(files) {
 async function conversationText({ source }) {
   if (source.kind === 'cursor') {
     const { db, composer, bubbles } = source;
-    const value = db.selectValue('SELECT value FROM cursorDiskKV WHERE key = ?', [`composerData:${composer}`]);
+    const key = `composerData:${composer}`;
+    const [value, length] = db.selectArray(`SELECT ${guarded('value')} FROM cursorDiskKV WHERE key = ?`, [key]) ?? [];
+    if (value == null && length > MAX_ROW_BYTES) throw new Error(tooLarge(key, length));
     const rows = new Map();
     const prefix = `bubbleId:${composer}:`;
     db.exec({
-      sql: 'SELECT key, value FROM cursorDiskKV WHERE key >= ? AND key < ?',
+      sql: `SELECT key, ${guarded('value')} FROM cursorDiskKV WHERE key >= ? AND key < ?`,
       bind: [prefix, `${prefix.slice(0, -1)};`],
       rowMode: 'array',
-      callback: ([key, v]) => rows.set(key.slice(prefix.length), v),
+      callback: ([k, v, n]) => rows.set(k.slice(prefix.length), rowValue(v, n)),
     });
     return { text: assemble(value, rows, bubbles), format: 'cursor-store' };
   }
@@ -231,7 +293,8 @@ async function conversationText({ source }) {
 }
 
 function parse(text, format) {
-  const s = new DocStream({ format });
+  // The event limit applies to each bubble (assemble held them to it), not to the whole.
+  const s = new DocStream(format === 'cursor-store' ? { format, limits: readLimits(text) } : { format });
   try {
     s.push(text);
     s.finish();
@@ -253,16 +316,19 @@ async function open(files, gen) {
   const jsonl = [];
   const other = [];
   const workspaceJson = new Map();
+  const wals = new Map();
+  const notes = [];
   for (const f of files) {
     const name = f.path.split('/').pop();
     if (name.endsWith('.vscdb')) dbs.push(f);
+    else if (name.endsWith('.vscdb-wal')) wals.set(f.path, f.file);
     else if (name === 'workspace.json') {
       const dir = f.path.includes('/') ? f.path.slice(0, f.path.lastIndexOf('/')) : '';
       workspaceJson.set(dir, workspaceFolder(await f.file.text()));
     } else if (/\.(jsonl|ndjson)$/.test(name)) jsonl.push(f);
     else if (/\.(json|sse|txt|log)$/.test(name)) other.push(f);
   }
-  const cursorItems = await listCursor(dbs, workspaceJson);
+  const cursorItems = await listCursor(dbs, workspaceJson, wals, notes);
   if (gen !== generation) return;
   const { out: claudeItems, others } = await listClaudeFiles(jsonl);
   const all = [...cursorItems, ...claudeItems, ...listFiles([...others, ...other])];
@@ -275,7 +341,7 @@ async function open(files, gen) {
     items.set(id, it);
   }
   const ordered = order(all.map((it) => it.entry));
-  post({ type: 'list', entries: ordered, stats: { empty: cursorItems.empty ?? 0, ms: performance.now() - started, files: files.length } });
+  post({ type: 'list', entries: ordered, stats: { empty: cursorItems.empty ?? 0, ms: performance.now() - started, files: files.length, notes } });
 
   // Index: read each conversation once.
   const toRead = ordered.filter((e) => !e.error);
@@ -369,7 +435,9 @@ self.onmessage = async ({ data }) => {
       const parent = it.entry.parent;
       const parentDoc = parent ? docOf(parent.conversation, parent.toolCallId) : null;
       const children = it.entry.children.map((id) => [id, docOf(data.id, items.get(id)?.entry.parent?.toolCallId)]);
-      post({ type: 'conversation', req: data.req, id: data.id, text, format, parentDoc, children });
+      // The limits it is to be read with: the event limit per bubble, not per conversation.
+      const limits = format === 'cursor-store' ? readLimits(text) : null;
+      post({ type: 'conversation', req: data.req, id: data.id, text, format, limits, parentDoc, children });
     } else if (data.type === 'search') {
       post({ type: 'hits', req: data.req, query: data.query, results: search(data.query), partial });
     }

@@ -520,6 +520,20 @@ impl Run<'_> {
             format!("bubble {id}")
         };
         let Some(o) = b.as_object() else {
+            if let Some(why) = b.as_str().filter(|s| !s.is_empty()) {
+                // A string in place of a bubble: why the host could not read its row
+                // (docstream::library::cursor::assemble writes these).
+                self.n.apply(Event::Error(ErrorInfo {
+                    at: None,
+                    code: codes::INVALID_EVENT.to_owned(),
+                    source: name.clone(),
+                    message: format!("{} could not be read.", capitalise(&name)),
+                    details: format!("{why}; the rest was read."),
+                }));
+                self.open = true;
+                self.last_text = false;
+                return;
+            }
             return self.bad(&name, &format!("it is {}, not an object", type_name(b)));
         };
         let mut f = Fields::new(o);
