@@ -1,5 +1,5 @@
 //! Every example of seed 002 (the Cursor/Claude ↔ OpenAI conversions) as a test of
-//! `docstream_core::convert`, read in place from `../shared/seeds/` (skipped, saying so,
+//! `docstream_convert`, read in place from `../shared/seeds/` (skipped, saying so,
 //! when absent). The JSON examples come in pairs — the Claude form, then the OpenAI
 //! form — and each side must convert into the other. The rules written as code or
 //! lists (`tool_choice`, the schema clean-up's fields, the signature rules, the history

@@ -27,7 +27,7 @@ pub mod error;
 pub mod formats;
 pub mod framing;
 pub mod limits;
-pub mod normalize;
+mod normalize;
 mod stream;
 
 /// The document model the stream keeps (the `docstream-model` crate).

@@ -14,7 +14,7 @@
 
 /// Incremental scanner of a growing text for split points.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct BlockScanner {
+pub(crate) struct BlockScanner {
     /// Bytes read.
     scanned: usize,
     /// Start of the line being read.
@@ -36,7 +36,7 @@ pub struct BlockScanner {
 impl BlockScanner {
     /// Reads what `text` (the whole text so far, a longer version of what the last call
     /// saw) adds, pushing the new split points to `points`.
-    pub fn feed(&mut self, text: &str, points: &mut Vec<usize>) {
+    pub(crate) fn feed(&mut self, text: &str, points: &mut Vec<usize>) {
         let bytes = text.as_bytes();
         while self.scanned < bytes.len() {
             if !self.judged {
@@ -65,7 +65,7 @@ impl BlockScanner {
     }
 
     /// Judges the last line of a text that will not grow (it has no newline).
-    pub fn finish(&mut self, text: &str) {
+    pub(crate) fn finish(&mut self, text: &str) {
         if self.line_start < text.len() {
             let last = &text[self.line_start..];
             if looks_like_reference_definition(last) {
@@ -75,7 +75,7 @@ impl BlockScanner {
     }
 
     /// True once a line looked like a link reference definition.
-    pub fn has_reference_definition(&self) -> bool {
+    pub(crate) fn has_reference_definition(&self) -> bool {
         self.reference_definition
     }
 
@@ -116,11 +116,6 @@ fn looks_like_reference_definition(line: &str) -> bool {
     t.starts_with('[') && t.contains("]:")
 }
 
-/// True when the text has a line that looks like a link reference definition.
-pub fn has_reference_definition(text: &str) -> bool {
-    text.lines().any(looks_like_reference_definition)
-}
-
 fn fence_of(line: &str) -> Option<(u8, usize, usize)> {
     let indent = line.len() - line.trim_start_matches([' ', '\t', '>']).len();
     let t = &line[indent..];
@@ -133,7 +128,7 @@ fn fence_of(line: &str) -> Option<(u8, usize, usize)> {
 }
 
 /// Every split point of a complete text (what [`BlockScanner`] finds as it grows).
-pub fn split_points(text: &str) -> Vec<usize> {
+pub(crate) fn split_points(text: &str) -> Vec<usize> {
     let mut scanner = BlockScanner::default();
     let mut points = Vec::new();
     scanner.feed(text, &mut points);

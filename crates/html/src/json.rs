@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::escape::Markup;
 
 /// Writes `value` pretty-printed, escaped for HTML text.
-pub fn push_json_pretty(out: &mut String, value: &Value) {
+pub(crate) fn push_json_pretty(out: &mut String, value: &Value) {
     write_value(out, value, 0);
 }
 

@@ -10,11 +10,11 @@
 #![warn(missing_docs, unreachable_pub)]
 
 pub mod ascii_runs;
-pub mod blocks;
-pub mod diff;
-pub mod document;
+mod blocks;
+mod diff;
+mod document;
 pub mod escape;
-pub mod json;
+mod json;
 pub mod labels;
 pub mod markdown;
 #[cfg(feature = "math")]
@@ -22,14 +22,14 @@ pub mod math;
 pub mod page;
 pub mod parts;
 pub mod patch;
-pub mod plan;
-pub mod preview;
+mod plan;
+mod preview;
 pub mod progress;
 #[cfg(feature = "highlight")]
 pub mod syntax;
-pub mod terminal;
-pub mod tool_call;
-pub mod turn;
+mod terminal;
+mod tool_call;
+mod turn;
 pub mod url;
 mod user_prompt;
 mod view;

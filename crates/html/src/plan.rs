@@ -64,7 +64,7 @@ pub struct PlanView {
 
 /// Builds the plan view of a plan as it stands (the normaliser has applied the
 /// `todo_update`s that follow it).
-pub fn plan_view(meta: &PlanMeta) -> PlanView {
+pub(crate) fn plan_view(meta: &PlanMeta) -> PlanView {
     let todos: &[PlanTodo] = &meta.todos;
     let index: HashMap<&str, usize> = todos
         .iter()

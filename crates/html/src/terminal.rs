@@ -3,14 +3,14 @@
 use std::borrow::Cow;
 
 /// Outputs longer than this many lines show head and tail, the full text folded.
-pub const MAX_LINES: usize = 200;
+pub(crate) const MAX_LINES: usize = 200;
 /// Lines kept at each end of a cut output.
-pub const KEEP_LINES: usize = 60;
+pub(crate) const KEEP_LINES: usize = 60;
 
 /// Removes ANSI escape sequences (CSI, OSC, other ESC sequences) and control
 /// characters other than line breaks and tabs. Text without any is returned as it is,
 /// after one scan.
-pub fn strip_ansi(s: &str) -> Cow<'_, str> {
+pub(crate) fn strip_ansi(s: &str) -> Cow<'_, str> {
     // C0 controls but tab and line feed, DEL, and the lead byte of C1 controls (U+0080
     // to U+009F, and other characters that share it).
     let clean = s
@@ -80,7 +80,7 @@ fn strip_slow(s: &str) -> String {
 
 /// Splits an output into (head, hidden middle, tail) when it has more than
 /// [`MAX_LINES`] lines; `None` when it is short enough to show whole.
-pub fn head_tail(s: &str) -> Option<(&str, &str, &str)> {
+pub(crate) fn head_tail(s: &str) -> Option<(&str, &str, &str)> {
     let lines: Vec<usize> = s.match_indices('\n').map(|(i, _)| i + 1).collect();
     if lines.len() <= MAX_LINES {
         return None;

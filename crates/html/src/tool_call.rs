@@ -3,11 +3,11 @@
 use serde_json::Value;
 
 /// Longest summary, in characters.
-pub const SUMMARY_CHARS: usize = 80;
+pub(crate) const SUMMARY_CHARS: usize = 80;
 
 /// A one-line summary of a tool call's arguments: the scalar arguments as
 /// `key: value`, joined by `, `, cut at [`SUMMARY_CHARS`] characters.
-pub fn summarize_arguments(arguments: &Value) -> String {
+pub(crate) fn summarize_arguments(arguments: &Value) -> String {
     let parts: Vec<String> = match arguments {
         Value::Object(map) => map
             .iter()

@@ -14,13 +14,13 @@ use crate::user_prompt::render_user_content;
 use docstream_model::{DocKey, Response, ResponseStatus, Turn, UserTurn};
 
 /// The closing tag of a turn's element.
-pub const TURN_CLOSE: &str = "</section>\n";
+pub(crate) const TURN_CLOSE: &str = "</section>\n";
 
 /// The closing tag of a sub-agent run's element.
-pub const RUN_CLOSE: &str = "</details>\n";
+pub(crate) const RUN_CLOSE: &str = "</details>\n";
 
 /// The closing tag of a turn's element, nested (a sub-agent's run) or not.
-pub fn turn_close(parent: Option<DocKey>) -> &'static str {
+pub(crate) fn turn_close(parent: Option<DocKey>) -> &'static str {
     if parent.is_some() {
         RUN_CLOSE
     } else {
@@ -31,7 +31,7 @@ pub fn turn_close(parent: Option<DocKey>) -> &'static str {
 /// Writes the opening tag of a turn's element (a turn's index never changes); `parent`
 /// is the call a sub-agent's run is shown in
 /// ([`Conversation::subagent_parent`](docstream_model::Conversation::subagent_parent)).
-pub fn turn_open(index: usize, turn: &Turn, parent: Option<DocKey>, out: &mut String) {
+pub(crate) fn turn_open(index: usize, turn: &Turn, parent: Option<DocKey>, out: &mut String) {
     let class = match turn {
         Turn::User(_) => "ds-user",
         Turn::Assistant(_) => "ds-assistant",
@@ -57,7 +57,7 @@ pub fn turn_open(index: usize, turn: &Turn, parent: Option<DocKey>, out: &mut St
 
 /// Writes the header of a turn: one element, replaced whole when it changes (for a
 /// sub-agent's run, `nested`, the `<summary>` of its element).
-pub fn turn_header(turn: &Turn, nested: bool, opts: &RenderOptions, out: &mut String) {
+pub(crate) fn turn_header(turn: &Turn, nested: bool, opts: &RenderOptions, out: &mut String) {
     match turn {
         Turn::User(u) => user_header(u, opts, out),
         Turn::Assistant(r) if nested => run_header(r, opts, out),

@@ -15,7 +15,7 @@ use super::{Format, Framing};
 /// configured`, a shell banner) are skipped: detection starts again on the next line,
 /// up to [`MAX_NOISE_LINES`] lines and [`MAX_NOISE_BYTES`] bytes of them.
 #[derive(Debug, Clone, Default)]
-pub struct FramingDetector {
+pub(crate) struct FramingDetector {
     /// Bytes seen.
     seen: usize,
     /// First non-blank byte of the current line, once seen.
@@ -37,7 +37,7 @@ pub struct FramingDetector {
 
 /// The lines skipped before the stream.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Noise {
+pub(crate) struct Noise {
     /// Lines skipped.
     pub lines: u64,
     /// Bytes up to the end of the last skipped line (with its LF).
@@ -50,7 +50,7 @@ pub struct Noise {
 
 /// What the detector knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Detection {
+pub(crate) enum Detection {
     /// More bytes are needed.
     Undecided,
     /// The framing.
@@ -63,9 +63,9 @@ pub enum Detection {
 /// JSON value.
 const MAX_FIRST_LINE: usize = 1 << 20;
 /// At most this many lines in no format are skipped before the stream.
-pub const MAX_NOISE_LINES: u64 = 64;
+pub(crate) const MAX_NOISE_LINES: u64 = 64;
 /// At most this many bytes of lines in no format are skipped before the stream.
-pub const MAX_NOISE_BYTES: usize = 64 << 10;
+pub(crate) const MAX_NOISE_BYTES: usize = 64 << 10;
 /// Bytes of the first skipped line kept for the message.
 const EXCERPT: usize = 80;
 
@@ -73,7 +73,7 @@ const SSE_FIELDS: [&[u8]; 5] = [b"event", b"data", b"id", b"retry", b""];
 
 impl FramingDetector {
     /// Looks at more bytes (after any BOM); `at_end` when the stream has ended.
-    pub fn feed(&mut self, bytes: &[u8], at_end: bool) -> Detection {
+    pub(crate) fn feed(&mut self, bytes: &[u8], at_end: bool) -> Detection {
         for &b in bytes {
             self.seen += 1;
             if b == b'\n' {
@@ -127,7 +127,7 @@ impl FramingDetector {
     }
 
     /// What was skipped before the stream.
-    pub fn noise(&self) -> &Noise {
+    pub(crate) fn noise(&self) -> &Noise {
         &self.noise
     }
 
@@ -367,7 +367,7 @@ fn history_format(messages: &[MessageSniff]) -> Format {
 }
 
 /// The format of a JSON payload (an NDJSON line or a whole value); `None` if unknown.
-pub fn json_format(text: &str) -> Option<Format> {
+pub(crate) fn json_format(text: &str) -> Option<Format> {
     let text = text.trim_start();
     if text.starts_with('[') {
         return array_format(text);
@@ -475,7 +475,7 @@ fn array_format(text: &str) -> Option<Format> {
 }
 
 /// The format of an SSE stream from its first event; `None` if unknown.
-pub fn sse_format(event: &str, data: &str) -> Option<Format> {
+pub(crate) fn sse_format(event: &str, data: &str) -> Option<Format> {
     const DOC_EVENTS: [&str; 8] = [
         "document_start",
         "content_delta",

@@ -10,7 +10,7 @@ mod common;
 mod cursor_cli;
 pub(crate) mod cursor_store;
 mod cursor_wrapper;
-pub mod detect;
+pub(crate) mod detect;
 mod document_sse;
 pub mod fields;
 mod gemini;

@@ -4,11 +4,11 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::model::{Attachment, CallStatus, Document, DocumentType, Problem, Response, Usage};
+use crate::model::{Attachment, CallStatus, DocumentType, Problem, Response, Usage};
 
 /// Facts about the session or response, merged into the current response.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct SessionInfo {
+pub(crate) struct SessionInfo {
     /// Session or conversation id.
     pub conversation_id: Option<String>,
     /// Response id.
@@ -25,7 +25,7 @@ pub struct SessionInfo {
 
 /// The outcome of a tool call as an adapter reads it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ToolOutcome {
+pub(crate) struct ToolOutcome {
     /// Success, error or rejected.
     pub status: CallStatus,
     /// The tool's payload (the inner `success` / `error` object, a string …).
@@ -34,7 +34,7 @@ pub struct ToolOutcome {
 
 /// A failure to show as an `error` document.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ErrorInfo {
+pub(crate) struct ErrorInfo {
     /// Where in the stream, for the stream's own errors (`line 7`, `byte 120`): a run of
     /// them with one code, one right after another, is one document that counts them
     /// (`message` then says where with its last words, `(line 7).`).
@@ -51,7 +51,7 @@ pub struct ErrorInfo {
 
 impl ErrorInfo {
     /// An error the agent reported (`agent_error`), its message said as it said it.
-    pub fn agent(message: String) -> ErrorInfo {
+    pub(crate) fn agent(message: String) -> ErrorInfo {
         ErrorInfo {
             at: None,
             code: crate::error::codes::AGENT_ERROR.to_owned(),
@@ -64,7 +64,7 @@ impl ErrorInfo {
 
 /// One normalised event.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Event<'a> {
+pub(crate) enum Event<'a> {
     /// Session facts (init lines, message starts).
     Session(SessionInfo),
     /// A new run starts (an agent's `init` line): a response still open was cut off,
@@ -115,8 +115,6 @@ pub enum Event<'a> {
         /// Content that replaces what was streamed.
         final_content: Option<String>,
     },
-    /// A complete document.
-    Document(Box<Document>),
     /// A complete response, as saved.
     Response(Box<Response>),
     /// A tool call starts.
@@ -202,7 +200,7 @@ pub enum Event<'a> {
 impl Event<'_> {
     /// Why the model stopped, and nothing else known of the response's timings and ids
     /// (what the provider APIs say at the end of a response).
-    pub fn stopped(reason: Option<String>) -> Self {
+    pub(crate) fn stopped(reason: Option<String>) -> Self {
         Event::ResponseMeta {
             duration_ms: None,
             duration_api_ms: None,

@@ -1,7 +1,7 @@
 //! A file's language from its extension, for `language` fields and `class="language-…"`.
 
 /// The language name for a path, by extension or well-known file name; `""` if unknown.
-pub fn language_for_path(path: &str) -> &'static str {
+pub(super) fn language_for_path(path: &str) -> &'static str {
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
     match name {
         "Dockerfile" => return "dockerfile",

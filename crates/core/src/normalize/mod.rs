@@ -17,11 +17,10 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-pub use events::{ErrorInfo, Event, SessionInfo, ToolOutcome};
-pub use language::language_for_path;
-pub use sink::Sink;
+pub(crate) use events::{ErrorInfo, Event, SessionInfo, ToolOutcome};
+pub(crate) use sink::Sink;
 pub(crate) use tools::error_message;
-pub use tools::{GENERIC, ToolKind, ToolNames, kind_in, kind_of as tool_kind};
+pub(crate) use tools::{ToolKind, ToolNames, kind_in};
 
 use crate::error::codes;
 use crate::model::{
@@ -47,7 +46,7 @@ struct Call {
 
 /// Applies normalised events to a [`Conversation`] and records what changed.
 #[derive(Debug, Default)]
-pub struct Normalizer {
+pub(crate) struct Normalizer {
     b: Builder,
     /// The tables of tool names of the format being read (see [`tools::kind_in`]).
     tool_names: &'static [ToolNames],
@@ -79,38 +78,38 @@ pub struct Normalizer {
 
 impl Normalizer {
     /// A normaliser with an empty conversation.
-    pub fn new() -> Normalizer {
+    pub(crate) fn new() -> Normalizer {
         Normalizer::default()
     }
 
     /// Looks tool names up in `tables` first, then in the names any application may
     /// use: the tables of the format being read ([`Format`](crate::Format)'s).
-    pub fn set_tool_names(&mut self, tables: &'static [ToolNames]) {
+    pub(crate) fn set_tool_names(&mut self, tables: &'static [ToolNames]) {
         self.tool_names = tables;
     }
 
     /// The conversation so far.
-    pub fn conversation(&self) -> &Conversation {
+    pub(crate) fn conversation(&self) -> &Conversation {
         &self.b.conv
     }
 
     /// Consumes the normaliser, returning the conversation.
-    pub fn into_conversation(self) -> Conversation {
+    pub(crate) fn into_conversation(self) -> Conversation {
         self.b.conv
     }
 
     /// Takes the changes made since the last call.
-    pub fn take_changes(&mut self) -> Changes {
+    pub(crate) fn take_changes(&mut self) -> Changes {
         self.b.changes.take()
     }
 
     /// The changes made since the last take.
-    pub fn changes(&self) -> &Changes {
+    pub(crate) fn changes(&self) -> &Changes {
         &self.b.changes
     }
 
     /// Forgets the changes made since the last take, keeping their memory.
-    pub fn clear_changes(&mut self) {
+    pub(crate) fn clear_changes(&mut self) {
         self.b.changes.clear();
     }
 
@@ -120,7 +119,7 @@ impl Normalizer {
     }
 
     /// Applies one event.
-    pub fn apply(&mut self, event: Event<'_>) {
+    pub(crate) fn apply(&mut self, event: Event<'_>) {
         match event {
             Event::Session(info) => self.session(info),
             Event::SessionStart(info) => {
@@ -240,18 +239,6 @@ impl Normalizer {
                     self.b.close(key);
                 }
             }
-            Event::Document(mut doc) => {
-                tools::read_loaded(&mut doc.meta, self.tool_names);
-                self.end_segment();
-                self.step();
-                let doc_type = doc.doc_type();
-                let key = self.b.add(Some(doc.id), doc.content, doc.meta);
-                self.b.close(key);
-                self.count_tool(doc_type);
-                if doc_type == DocumentType::TodoUpdate {
-                    self.apply_todo_update(key);
-                }
-            }
             Event::Response(mut response) => {
                 for d in &mut response.documents {
                     tools::read_loaded(&mut d.meta, self.tool_names);
@@ -358,7 +345,7 @@ impl Normalizer {
 
     /// Ends the stream: a response still open was cut off; it becomes an `error`
     /// response with an `error` document saying so, and keeps what it received.
-    pub fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         self.cut_off_runs();
         self.end_segment();
         self.b.close_all();

@@ -6,7 +6,7 @@ use super::{Event, Normalizer};
 
 /// What an adapter may do with the normaliser: apply events, and ask whether the main
 /// agent has a response open (saved histories end it when the input ends).
-pub trait Sink {
+pub(crate) trait Sink {
     /// Applies one event.
     fn apply(&mut self, event: Event<'_>);
 

@@ -18,7 +18,7 @@ use docstream_model::{FileEditMeta, FileOperation};
 mod prune_cost;
 
 /// Unchanged lines kept around each change; longer unchanged runs are folded.
-pub const CONTEXT_LINES: usize = 3;
+pub(crate) const CONTEXT_LINES: usize = 3;
 
 /// The kind of a diff line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -291,7 +291,7 @@ fn word_marks(old: &[&str], new: &[&str]) -> (Vec<LineMarks>, Vec<LineMarks>) {
 ///
 /// A missing final line break is not a change: both texts are compared as if they
 /// ended in one.
-pub fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64, u64) {
+pub(crate) fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64, u64) {
     let terminate = |s: &str| {
         if s.is_empty() || s.ends_with('\n') {
             s.to_owned()
@@ -378,7 +378,7 @@ pub fn diff_texts(old: &str, new: &str, start_line: u64) -> (Vec<Hunk>, u64, u64
 }
 
 /// Reads a unified diff (`@@ -a,b +c,d @@` hunks) into hunks.
-pub fn parse_unified(text: &str) -> (Vec<Hunk>, u64, u64) {
+pub(crate) fn parse_unified(text: &str) -> (Vec<Hunk>, u64, u64) {
     let mut hunks: Vec<Hunk> = Vec::new();
     let (mut added, mut removed) = (0, 0);
     let (mut old_no, mut new_no) = (1u64, 1u64);
@@ -459,7 +459,7 @@ pub fn parse_unified(text: &str) -> (Vec<Hunk>, u64, u64) {
 
 /// Builds the diff view of a file edit; `content` is the document's content (the new
 /// file of a `create`, the removed one of a `delete`).
-pub fn diff_view(meta: &FileEditMeta, content: Option<&str>) -> DiffView {
+pub(crate) fn diff_view(meta: &FileEditMeta, content: Option<&str>) -> DiffView {
     let content = content.unwrap_or("");
     let (hunks, added, removed, folded_after) =
         match (meta.operation, &meta.diff, &meta.diff_string) {
@@ -527,7 +527,7 @@ fn fold_row(out: &mut String, n: u64, locale: Locale) {
 
 /// Writes the unified view of the hunks as an HTML table (nothing when there are no
 /// hunks, as for a rename that changed no line).
-pub fn push_unified(out: &mut String, view: &DiffView, locale: Locale) {
+pub(crate) fn push_unified(out: &mut String, view: &DiffView, locale: Locale) {
     if view.hunks.is_empty() {
         return;
     }
@@ -574,7 +574,7 @@ fn side_cell(out: &mut String, line: Option<&DiffLine>, old: bool) {
 
 /// Writes the side-by-side view of the same hunks as an HTML table (nothing when there
 /// are no hunks).
-pub fn push_side_by_side(out: &mut String, view: &DiffView, locale: Locale) {
+pub(crate) fn push_side_by_side(out: &mut String, view: &DiffView, locale: Locale) {
     if view.hunks.is_empty() {
         return;
     }
@@ -617,7 +617,7 @@ pub fn push_side_by_side(out: &mut String, view: &DiffView, locale: Locale) {
 }
 
 /// Writes the header of the diff view: path (old → new for a rename), operation, counts.
-pub fn push_header(out: &mut String, view: &DiffView, locale: Locale) {
+pub(crate) fn push_header(out: &mut String, view: &DiffView, locale: Locale) {
     out.raw("<div class=\"ds-diff-header\"><span class=\"ds-path\">")
         .text(&view.path)
         .raw("</span>");

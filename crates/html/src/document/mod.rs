@@ -29,7 +29,7 @@ use docstream_model::{CallStatus, Document, Meta, TextFormat};
 
 pub(crate) use code::{code_line, head as code_head, line_count};
 pub(crate) use text::TAIL;
-pub use tool_call::SUBAGENT_RUN_OPEN;
+pub(crate) use tool_call::SUBAGENT_RUN_OPEN;
 
 /// How the incremental view keeps a document of this type up to date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,13 +65,13 @@ pub(crate) fn layout(doc: &Document) -> Layout {
 
 /// Renders one document's element (a call that started a sub-agent with its run's
 /// element empty: the run is a turn of its own, see [`render_document_with_run`]).
-pub fn render_document(doc: &Document, opts: &RenderOptions, out: &mut String) {
+pub(crate) fn render_document(doc: &Document, opts: &RenderOptions, out: &mut String) {
     render_document_with_run(doc, opts, out, &mut |_| {});
 }
 
 /// Renders one document's element; for a call that started a sub-agent, `run` writes
 /// the run's turn inside it.
-pub fn render_document_with_run(
+pub(crate) fn render_document_with_run(
     doc: &Document,
     opts: &RenderOptions,
     out: &mut String,

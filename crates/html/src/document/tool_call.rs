@@ -40,7 +40,7 @@ const RESULT: Slot = Slot {
 
 /// The opening tag of the element that holds a sub-agent's run (its turn), between the
 /// prompt and the answer; it is not a part: patches insert the run's turn into it.
-pub const SUBAGENT_RUN_OPEN: &str = "<div class=\"ds-subagent-run\">";
+pub(crate) const SUBAGENT_RUN_OPEN: &str = "<div class=\"ds-subagent-run\">";
 
 pub(super) fn render(
     doc: &Document,

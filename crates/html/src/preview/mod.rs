@@ -19,7 +19,7 @@
 use super::parts::{Attr, Tag};
 
 /// Where the preview writes.
-pub trait PreviewOut {
+pub(crate) trait PreviewOut {
     /// Opens an element below the innermost open one.
     fn open(&mut self, tag: Tag);
     /// Sets an attribute of the innermost open element.
@@ -125,7 +125,7 @@ enum Title {
 
 /// The state of the preview of one open block.
 #[derive(Debug, Clone)]
-pub struct Preview {
+pub(crate) struct Preview {
     /// Start of the current line, held while its kind is undecided.
     held: String,
     /// What more of `held` leaves it undecided.
@@ -230,7 +230,7 @@ const BLANKS: Hold = Hold::Run {
 
 impl Preview {
     /// Reads more text of the open block.
-    pub fn feed(&mut self, mut text: &str, out: &mut impl PreviewOut) {
+    pub(crate) fn feed(&mut self, mut text: &str, out: &mut impl PreviewOut) {
         while !text.is_empty() {
             if self.at_line_start {
                 // Hold the start of the line until its kind is known.

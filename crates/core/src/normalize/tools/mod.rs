@@ -23,15 +23,15 @@ use serde_json::Value;
 pub(crate) use fields::error_message;
 
 use super::events::ToolOutcome;
-pub use crate::model::ToolKind;
+pub(crate) use crate::model::ToolKind;
 use crate::model::{CallStatus, Meta, SearchKind, ToolCallMeta, ToolResult, ToolView};
 
 /// A table of tool names and their kinds. Names compare without case, `_`, `-` or `.`,
 /// so `edit_file` and `EditFile` are one name.
-pub type ToolNames = &'static [(&'static str, ToolKind)];
+pub(crate) type ToolNames = &'static [(&'static str, ToolKind)];
 
 /// The names any application may give its tools, whatever its format.
-pub const GENERIC: ToolNames = &[
+pub(super) const GENERIC: ToolNames = &[
     ("edit", ToolKind::Edit),
     ("edit_file", ToolKind::Edit),
     ("write", ToolKind::Write),
@@ -85,7 +85,7 @@ fn folded(name: &str) -> impl Iterator<Item = char> + '_ {
 /// The kind of the tool `name`: from the first of `tables` that names it, else from
 /// [`GENERIC`]. A name starting `mcp__` or `mcp_` is an MCP server's tool (Claude
 /// Code's `mcp__<server>__<tool>`, and others after it).
-pub fn kind_in(tables: &[ToolNames], name: &str) -> ToolKind {
+pub(crate) fn kind_in(tables: &[ToolNames], name: &str) -> ToolKind {
     if name.starts_with("mcp__") || name.starts_with("mcp_") {
         return ToolKind::Mcp;
     }
@@ -95,11 +95,6 @@ pub fn kind_in(tables: &[ToolNames], name: &str) -> ToolKind {
         .flat_map(|t| t.iter())
         .find(|(known, _)| folded(known).eq(folded(name)))
         .map_or(ToolKind::Other, |&(_, kind)| kind)
-}
-
-/// The kind of the tool `name` by the names any application may use ([`GENERIC`]).
-pub fn kind_of(name: &str) -> ToolKind {
-    kind_in(&[], name)
 }
 
 /// Arguments as an object: a JSON string holding an object is parsed, anything else
@@ -273,13 +268,13 @@ mod tests {
     #[test]
     fn names_compare_without_case_or_separators() {
         for n in ["edit_file", "EditFile", "edit-file", "EDIT_FILE"] {
-            assert_eq!(kind_of(n), ToolKind::Edit, "{n}");
+            assert_eq!(kind_in(&[], n), ToolKind::Edit, "{n}");
         }
-        assert_eq!(kind_of("Bash"), ToolKind::Shell);
-        assert_eq!(kind_of("mcp__github__get_issue"), ToolKind::Mcp);
-        assert_eq!(kind_of("mcp_linear_create"), ToolKind::Mcp);
+        assert_eq!(kind_in(&[], "Bash"), ToolKind::Shell);
+        assert_eq!(kind_in(&[], "mcp__github__get_issue"), ToolKind::Mcp);
+        assert_eq!(kind_in(&[], "mcp_linear_create"), ToolKind::Mcp);
         for n in ["", "get_weather", "readToolCall", "edit_files"] {
-            assert_eq!(kind_of(n), ToolKind::Other, "{n}");
+            assert_eq!(kind_in(&[], n), ToolKind::Other, "{n}");
         }
     }
 
