@@ -74,15 +74,7 @@ export class Scroll {
     if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
     this.#pinned = false;
     el.scrollIntoView({ block: 'start' });
-    // Turns and documents far from view were laid out at an estimated size
-    // (`content-visibility: auto`); once those now near it are laid out for real the
-    // target may have moved: scroll to it again then.
-    const top = el.getBoundingClientRect().top;
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        if (el.isConnected && Math.abs(el.getBoundingClientRect().top - top) > 1) el.scrollIntoView({ block: 'start' });
-      }),
-    );
+    settle(el, el.getBoundingClientRect().top);
     el.focus({ preventScroll: true });
     el.classList.remove('ds-revealed');
     void el.offsetWidth; // restarts the flash
@@ -168,6 +160,39 @@ export class Scroll {
       host.tabIndex = 0;
     }
   }
+}
+
+/** Frames `settle()` keeps aiming at a revealed element, at most. */
+const SETTLE_FRAMES = 60;
+/** Frames in a row the element must stay put for `settle()` to stop early. */
+const SETTLED_FRAMES = 3;
+
+/** Keeps `el` at `top` (where the first scroll put it) while the turns and documents
+ * around it, laid out at an estimated size far from view (`content-visibility: auto`),
+ * are laid out for real and move it: each frame, until it has stayed put a few frames
+ * in a row, a second has passed, or the reader scrolls. */
+function settle(el, top) {
+  let frames = 0;
+  let still = 0;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+  };
+  const events = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
+  for (const e of events) addEventListener(e, stop, { once: true, passive: true, capture: true });
+  const frame = () => {
+    if (stopped || !el.isConnected) return done();
+    if (Math.abs(el.getBoundingClientRect().top - top) > 1) {
+      el.scrollIntoView({ block: 'start' });
+      still = 0;
+    } else still++;
+    if (still >= SETTLED_FRAMES || ++frames >= SETTLE_FRAMES) return done();
+    requestAnimationFrame(frame);
+  };
+  const done = () => {
+    for (const e of events) removeEventListener(e, stop, { capture: true });
+  };
+  requestAnimationFrame(frame);
 }
 
 /** The turn or document element `reveal()` names in `conversation`, or null: a document

@@ -15,14 +15,19 @@ mkdir -p target && : > "$log"
 started=$SECONDS
 suites=0
 current=""
+timings=target/test-run.times
+: > "$timings"
 
-# Every suite's output goes to the terminal and to $log, which the summary reads.
+# Every suite's output goes to the terminal and to $log, which the summary reads; its
+# time goes to $timings, which the summary prints.
 suite() {
   current=$1
   shift
   echo "== $current"
   suites=$((suites + 1))
+  local t0=$SECONDS
   "$@" 2>&1 | tee -a "$log"
+  printf '%5d s  %s\n' $((SECONDS - t0)) "$current" >> "$timings"
 }
 
 summary() {
@@ -36,6 +41,8 @@ summary() {
     /^skipped/ { s++ }
     END { printf "%d passed, %d failed, %d skipped", p, f, s }' "$log")
   local took=$((SECONDS - started))
+  echo "time by suite (setup and the rest: $((took - $(awk '{ t += $1 } END { print t + 0 }' "$timings"))) s):"
+  cat "$timings"
   if [ "$status" -eq 0 ]; then
     echo "scripts/test.sh: ok: $suites suites; $counts; $((took / 60)) min $((took % 60)) s"
   else

@@ -16,6 +16,7 @@ mod document;
 pub mod escape;
 mod json;
 pub mod labels;
+mod lines;
 pub mod markdown;
 #[cfg(feature = "math")]
 pub mod math;

@@ -140,9 +140,9 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
                         !matches!(status, Some(CallStatus::Running | CallStatus::NoResult));
                     if done_now {
                         let lines = match m.operation {
-                            FileOperation::Create => m.lines_added.or_else(|| {
-                                doc.content.as_deref().map(crate::document::line_count)
-                            }),
+                            FileOperation::Create => m
+                                .lines_added
+                                .or_else(|| doc.content.as_deref().map(crate::lines::line_count)),
                             _ => None,
                         };
                         if let Some(n) = lines.filter(|&n| n > 0) {
@@ -184,7 +184,7 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
                     let mut s = r.path.clone();
                     let text = r.content.as_ref().map(|t| m.view_text(t));
                     if let (true, Some(c)) = (ok, text.filter(|c| !c.is_empty())) {
-                        let n = crate::document::line_count(c);
+                        let n = crate::lines::line_count(c);
                         s.push_str(&format!(" ({})", counted(n, Label::Line, Label::Lines, l)));
                     }
                     (Label::Reading, Label::ReadDone, s)

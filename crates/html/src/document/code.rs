@@ -10,6 +10,7 @@ use super::{copy_button, count, language_class};
 use crate::RenderOptions;
 use crate::escape::Markup;
 use crate::labels::Label;
+use crate::lines::line_count;
 use crate::parts::{Part, Slot};
 use docstream_model::{Document, Meta};
 
@@ -74,12 +75,6 @@ pub(crate) fn code_line(out: &mut String, n: u64, line: &str) {
         .raw("\">")
         .text(line)
         .raw("</span>");
-}
-
-/// Lines of a code text: complete ones, and an unfinished last one.
-pub(crate) fn line_count(text: &str) -> u64 {
-    let newlines = memchr::memchr_iter(b'\n', text.as_bytes()).count() as u64;
-    newlines + u64::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
 /// The caption: language and line count, or the quoted file's path and lines.

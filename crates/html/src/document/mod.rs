@@ -27,7 +27,8 @@ use super::labels::{Label, label};
 use super::parts::Part;
 use docstream_model::{CallStatus, Document, Meta, TextFormat};
 
-pub(crate) use code::{code_line, head as code_head, line_count};
+use crate::lines::line_count;
+pub(crate) use code::{code_line, head as code_head};
 pub(crate) use text::TAIL;
 pub(crate) use tool_call::SUBAGENT_RUN_OPEN;
 
