@@ -40,37 +40,53 @@ export const tests = [
       const page = await openPageForAxe(context, url);
       await page.addScriptTag({ url: '/node_modules/axe-core/axe.min.js' });
       const found = [];
-      for (const [name, text] of streams()) {
-        for (const theme of ['light', 'dark']) {
-          const v = await page.evaluate(
-            async ([text, theme]) => {
-              const { T } = window;
+      // Every stream in a view of its own, all on one page: axe audits them together, half
+      // streamed and then finished, once per theme.
+      for (const theme of ['light', 'dark']) {
+        const v = await page.evaluate(
+          async ([streams, theme]) => {
+            const { T } = window;
+            // The page behind the elements, as a page using that theme has it.
+            document.body.style.background = theme === 'dark' ? '#0d1117' : '#ffffff';
+            const views = streams.map(([name, text], i) => {
               const view = T.make({ theme, highlight: 'on', math: 'on' });
+              view.id = `stream-${i}`;
               view.style.height = '600px';
-              // The page behind the element, as a page using that theme has it.
-              document.body.style.background = theme === 'dark' ? '#0d1117' : '#ffffff';
-              // Half streamed, then finished.
-              const half = text.slice(0, Math.floor(text.length / 2));
-              view.push(half);
+              view.push(text.slice(0, Math.floor(text.length / 2)));
               view.flush();
-              const during = await window.axe.run(view, { resultTypes: ['violations'] });
-              view.push(text.slice(half.length));
+              return view;
+            });
+            const bad = (r, phase) =>
+              r.violations
+                .filter((x) => x.impact === 'serious' || x.impact === 'critical')
+                .flatMap((x) =>
+                  x.nodes.map((n) => {
+                    const i = Number(/stream-(\d+)/.exec(n.target.flat().join(' '))?.[1]);
+                    const where = Number.isNaN(i) ? n.target.join(' ') : streams[i][0];
+                    return `${where}, ${phase}: ${x.id} (${x.impact}): ${n.target.join(' ')} ${(n.any[0] ?? n.all[0])?.message ?? ''} ${n.html.slice(0, 100)}`;
+                  }),
+                );
+            const host = document.getElementById('host');
+            const during = bad(await window.axe.run(host, { resultTypes: ['violations'] }), 'streaming');
+            views.forEach((view, i) => {
+              const text = streams[i][1];
+              view.push(text.slice(Math.floor(text.length / 2)));
               view.finish();
-              await T.waitFor(view, '[class^="ds-hl-"]');
-              // Formulas are audited as MathML.
-              if (view.shadowRoot.querySelector('code.ds-math') && !(await T.waitFor(view, 'math'))) throw new Error('no MathML');
-              const after = await window.axe.run(view, { resultTypes: ['violations'] });
-              view.remove();
-              const bad = (r) =>
-                r.violations
-                  .filter((x) => x.impact === 'serious' || x.impact === 'critical')
-                  .map((x) => `${x.id} (${x.impact}): ${x.nodes.slice(0, 2).map((n) => `${n.target.join(' ')} ${(n.any[0] ?? n.all[0])?.message ?? ''} ${n.html.slice(0, 100)}`).join('; ')}`);
-              return [...bad(during).map((b) => `streaming: ${b}`), ...bad(after)];
-            },
-            [text, theme],
-          );
-          for (const b of v) found.push(`${name}, ${theme}: ${b}`);
-        }
+            });
+            for (const view of views) {
+              // Code is audited coloured, formulas as MathML.
+              if (view.shadowRoot.querySelector('pre > code[class*="language-"], .ds-diff-unified, .ds-diff-split')) {
+                await T.waitFor(view, '[class^="ds-hl-"]');
+              }
+              if (view.shadowRoot.querySelector('code.ds-math') && !(await T.waitFor(view, 'math'))) throw new Error(`${view.id}: no MathML`);
+            }
+            const after = bad(await window.axe.run(host, { resultTypes: ['violations'] }), 'finished');
+            for (const view of views) view.remove();
+            return [...during, ...after];
+          },
+          [streams(), theme],
+        );
+        for (const b of v) found.push(`${theme}: ${b}`);
       }
       assert.deepEqual(found, []);
       await assertClean(page);

@@ -545,13 +545,7 @@ fn grow_markdown(m: &mut MarkdownView, doc: &Document, at: At, r: Render<'_>, w:
     m.points.clear();
     m.scanner.feed(text, &mut m.points);
     if m.scanner.has_reference_definition() && !m.unsplit {
-        // The text is one block after all: take back the blocks shown.
-        m.unsplit = true;
-        if m.tail_start > 0 {
-            w.replace_part(at, Part::Blocks, "");
-            m.slugs = Slugs::default();
-        }
-        m.tail_start = 0;
+        unsplit(m, at, w);
         restart_preview(m, at, w);
     }
     if !m.unsplit && !m.points.is_empty() {
@@ -580,6 +574,18 @@ fn grow_markdown(m: &mut MarkdownView, doc: &Document, at: At, r: Render<'_>, w:
 }
 
 /// Empties the tail and lets the preview read the open block from its start.
+/// The text has a reference definition, so it is one block after all (a definition
+/// anywhere changes links before it): takes back the blocks shown, from now on the
+/// whole text is the tail.
+fn unsplit(m: &mut MarkdownView, at: At, w: &mut PatchWriter) {
+    m.unsplit = true;
+    if m.tail_start > 0 {
+        w.replace_part(at, Part::Blocks, "");
+        m.slugs = Slugs::default();
+    }
+    m.tail_start = 0;
+}
+
 fn restart_preview(m: &mut MarkdownView, at: At, w: &mut PatchWriter) {
     w.replace_part(at, Part::Tail, "");
     m.preview = Preview::default();
@@ -612,12 +618,7 @@ fn close_markdown(
     let text = doc.text();
     m.scanner.finish(text);
     if m.scanner.has_reference_definition() && !m.unsplit {
-        m.unsplit = true;
-        if m.tail_start > 0 {
-            w.replace_part(at, Part::Blocks, "");
-            m.slugs = Slugs::default();
-        }
-        m.tail_start = 0;
+        unsplit(m, at, w);
     }
     let md = MarkdownOptions {
         image_origins_allowed: &opts.image_origins_allowed,
