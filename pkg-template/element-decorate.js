@@ -51,6 +51,7 @@ export class Decorator {
     this.window = new Windowing(view, {
       entry: (doc) => documentEntry(doc),
       near: (doc) => this.#near(doc),
+      stored: (doc) => this.#uncoloured.delete(doc),
       restored: (el, doc, kept) => {
         if (!kept.html.includes('ds-hl-')) this.#uncoloured.add(doc);
         for (const hook of this.restoredHooks) hook(el, doc);

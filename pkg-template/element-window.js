@@ -16,11 +16,12 @@ import { trusted } from './apply.js';
 
 /** Documents of a conversation kept whole, however far they are, when it has this many or
  * fewer: a short conversation is left as the renderer built it. */
-export const LIVE_DOCUMENTS = 120;
+const LIVE_DOCUMENTS = 120;
 
 /** How far beyond the viewport (in viewport heights, above and below) documents count as
  * near. */
-const NEAR_MARGIN = '150%';
+const NEAR_FACTOR = 1.5;
+const NEAR_MARGIN = `${NEAR_FACTOR * 100}%`;
 
 /** How long one task may store far documents (ms). */
 const STORE_SLICE_MS = 8;
@@ -71,7 +72,7 @@ export function textRuns(el) {
 /**
  * The windowing of one view (element-view.js). `hooks.entry(doc)`: a document's outline
  * entry; `hooks.near(doc)`: a document came near the viewport (to colour it);
- * `hooks.restored(placeholder, doc, kept)`: a placeholder was put back as its document
+ * `hooks.stored(doc)`: a document was put away; `hooks.restored(placeholder, doc, kept)`: a placeholder was put back as its document
  * (`kept`: what it kept).
  */
 export class Windowing {
@@ -89,6 +90,9 @@ export class Windowing {
   /** Far documents to store, with their measured heights. */
   #pending = new Map();
   #draining = false;
+  /** A document-wide scroll listener is on (while there are placeholders). */
+  #listening = false;
+  #checkFrame = 0;
   /** Per placeholder: `{ html, runs, entry }`. */
   #stored = new Map();
 
@@ -119,6 +123,7 @@ export class Windowing {
 
   /** The view was emptied. */
   reset() {
+    this.#listen(false);
     this.#observer?.disconnect();
     this.#observer = null;
     this.#live.clear();
@@ -162,7 +167,6 @@ export class Windowing {
     const doc = t.content.firstElementChild;
     if (!doc) return el;
     this.#stored.delete(el);
-    this.#observer?.unobserve(el);
     el.replaceWith(doc);
     this.#watch(doc);
     this.#hooks.restored(el, doc, kept);
@@ -195,6 +199,56 @@ export class Windowing {
     this.#observer?.unobserve(doc);
   }
 
+  /** Placeholders are not observed (an observer's work each frame grows with its
+   * targets): while there are any, scrolling anywhere and size changes look for those
+   * near the viewport, a binary search over the turns and over each near turn's
+   * documents. */
+  #listen(on) {
+    if (on === this.#listening) return;
+    this.#listening = on;
+    if (on) document.addEventListener('scroll', this.#onScroll, { capture: true, passive: true });
+    else document.removeEventListener('scroll', this.#onScroll, { capture: true });
+  }
+
+  #onScroll = () => this.#scheduleCheck();
+
+  #scheduleCheck() {
+    if (this.#checkFrame || !this.#stored.size) return;
+    this.#checkFrame = requestAnimationFrame(() => {
+      this.#checkFrame = 0;
+      this.#restoreNear();
+    });
+  }
+
+  /** Puts back the placeholders within the near band around the viewport. */
+  #restoreNear() {
+    if (!this.#stored.size || !this.#view.host.isConnected) return;
+    let top = 0;
+    let bottom = innerHeight;
+    if (this.#rootIsHost) {
+      const r = this.#view.host.getBoundingClientRect();
+      top = r.top;
+      bottom = r.bottom;
+    }
+    const margin = NEAR_FACTOR * (bottom - top);
+    top -= margin;
+    bottom += margin;
+    const near = [];
+    const turns = this.#view.conversation.children;
+    for (let i = firstEndingAfter(turns, 0, top); i < turns.length; i++) {
+      const turn = turns[i];
+      if (turn.getBoundingClientRect().top > bottom) break;
+      const kids = turn.children;
+      for (let j = firstEndingAfter(kids, 1, top); j < kids.length; j++) {
+        const el = kids[j];
+        if (el.getBoundingClientRect().top > bottom) break;
+        if (this.#stored.has(el)) near.push(el);
+      }
+    }
+    for (const el of near) this.restore(el);
+    if (!this.#stored.size) this.#listen(false);
+  }
+
   /** The observer, made with the root of the current mode. */
   #ensureObserver() {
     if (this.#observer) return this.#observer;
@@ -204,7 +258,6 @@ export class Windowing {
       rootMargin: `${NEAR_MARGIN} 0px`,
     });
     for (const doc of this.#live) this.#observer.observe(doc);
-    for (const el of this.#stored.keys()) this.#observer.observe(el);
     return this.#observer;
   }
 
@@ -214,6 +267,7 @@ export class Windowing {
   #sized() {
     const host = this.#view.host;
     const rootIsHost = host.scrollHeight > host.clientHeight + 1;
+    this.#scheduleCheck();
     if (rootIsHost === this.#rootIsHost) return;
     this.#rootIsHost = rootIsHost;
     this.#observer?.disconnect();
@@ -224,10 +278,6 @@ export class Windowing {
   #seen(entries) {
     for (const e of entries) {
       const el = e.target;
-      if (this.#stored.has(el)) {
-        if (e.isIntersecting) this.restore(el);
-        continue;
-      }
       if (!this.#live.has(el)) continue;
       if (!el.isConnected) {
         this.#forget(el);
@@ -245,8 +295,13 @@ export class Windowing {
     this.#schedule();
   }
 
+  /** Whether the conversation is long enough to be windowed. */
+  #long() {
+    return this.#live.size + this.#stored.size > LIVE_DOCUMENTS;
+  }
+
   #schedule() {
-    if (this.#draining || !this.#pending.size || this.#live.size <= LIVE_DOCUMENTS) return;
+    if (this.#draining || !this.#pending.size || !this.#long()) return;
     this.#draining = true;
     setTimeout(() => this.#drain(), 0);
   }
@@ -257,7 +312,7 @@ export class Windowing {
     this.#draining = false;
     const until = performance.now() + STORE_SLICE_MS;
     for (const [doc, height] of this.#pending) {
-      if (this.#live.size <= LIVE_DOCUMENTS) {
+      if (!this.#long()) {
         this.#pending.clear();
         break;
       }
@@ -292,8 +347,9 @@ export class Windowing {
     this.#stored.set(el, { html: doc.outerHTML, runs, entry });
     this.#forget(doc);
     this.#near.delete(doc);
+    this.#hooks.stored(doc);
     doc.replaceWith(el);
-    this.#observer?.observe(el);
+    this.#listen(true);
   }
 
   /** The browser's find-in-page found text in a placeholder. */
@@ -313,6 +369,19 @@ export class Windowing {
       doc.focus();
     }
   }
+}
+
+/** The index of the first of `list`'s elements from `from` on whose box ends below `y`
+ * (viewport coordinates; the elements are in page order), or `list.length`. */
+function firstEndingAfter(list, from, y) {
+  let lo = from;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].getBoundingClientRect().bottom > y) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** Whether `doc` is the conversation's last document (the one a stream grows). */

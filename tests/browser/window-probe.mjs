@@ -22,7 +22,7 @@ const pkg = resolve(arg('pkg', `${ROOT}/pkg`));
 const mb = Number(arg('mb', '10'));
 const docs = Number(arg('docs', '10000'));
 
-const file = execFileSync('node', [`${ROOT}/tests/viewer/gen-large.mjs`, '--mb', String(mb)], { encoding: 'utf8' }).trim();
+const file = execFileSync('node', [`${ROOT}/tests/viewer/gen-large.mjs`, '--mb', String(mb)], { encoding: 'utf8' }).trim().split(' ')[0];
 const transcript = readFileSync(file);
 
 const PAGE = `<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">

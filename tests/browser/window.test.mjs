@@ -86,7 +86,7 @@ export const tests = [
       assert.equal(r.live + r.placeholders, r.snapshot.length, 'every document is whole or a placeholder');
       assert.ok(r.snapshot.length >= 3000 && r.placeholders > 2500, `far documents are placeholders: ${r.placeholders}`);
       // Two nodes a placeholder, and a bounded number of whole documents.
-      assert.ok(r.nodes < 2 * r.placeholders + 5000, `DOM nodes: ${r.nodes}`);
+      assert.ok(r.nodes < 2 * r.placeholders + 2000, `DOM nodes: ${r.nodes}`);
       assert.deepEqual(r.ids, r.snapshot, 'the outline lists every document in order');
       assert.deepEqual(r.first, { id: r.snapshot[0], type: 'text', label: 'Answer 0: the parser keeps a buffer of token0x.', status: '' });
       assert.equal(r.second.type, 'terminal_command');
