@@ -136,10 +136,20 @@ export class Windowing {
   /** Documents a batch of patches inserted or replaced: the top-level ones are watched. */
   added(docs) {
     const conversation = this.#view.conversation;
+    const watched = [];
     for (const doc of docs) {
       if (!doc.isConnected || doc.parentElement?.parentElement !== conversation) continue;
+      // A document added after one kept out of the DOM is far from the viewport too (a
+      // load, or a stream the reader scrolled away from): stored before it is ever laid
+      // out, at an estimated height (a check on the next frame puts back any that is near).
+      if (this.#stored.size && this.#long() && this.#stored.has(previousDocument(doc)) && this.#store(doc, 0)) continue;
       this.#watch(doc);
+      watched.push(doc);
     }
+    // A batch of many (a whole transcript loaded at once): those outside the near band
+    // are stored now, measured by one layout, rather than frame after frame.
+    if (watched.length > LIVE_DOCUMENTS && this.#long()) this.#storeFar(watched);
+    this.#scheduleCheck();
     // Documents replaced by patches leave the set (swept when it has doubled: the cost of
     // a sweep is spread over the insertions since the last).
     if (this.#live.size > 2 * this.#swept) {
@@ -220,9 +230,19 @@ export class Windowing {
     });
   }
 
-  /** Puts back the placeholders within the near band around the viewport. */
-  #restoreNear() {
-    if (!this.#stored.size || !this.#view.host.isConnected) return;
+  /** Stores the documents among `docs` outside the near band. */
+  #storeFar(docs) {
+    const [top, bottom] = this.#band();
+    const far = [];
+    for (const doc of docs) {
+      const r = doc.getBoundingClientRect();
+      if (r.bottom < top || r.top > bottom) far.push([doc, r.height]);
+    }
+    for (const [doc, height] of far) this.#store(doc, height);
+  }
+
+  /** The near band around the viewport: `[top, bottom]` in viewport coordinates. */
+  #band() {
     let top = 0;
     let bottom = innerHeight;
     if (this.#rootIsHost) {
@@ -231,8 +251,13 @@ export class Windowing {
       bottom = r.bottom;
     }
     const margin = NEAR_FACTOR * (bottom - top);
-    top -= margin;
-    bottom += margin;
+    return [top - margin, bottom + margin];
+  }
+
+  /** Puts back the placeholders within the near band around the viewport. */
+  #restoreNear() {
+    if (!this.#stored.size || !this.#view.host.isConnected) return;
+    const [top, bottom] = this.#band();
     const near = [];
     const turns = this.#view.conversation.children;
     for (let i = firstEndingAfter(turns, 0, top); i < turns.length; i++) {
@@ -323,13 +348,14 @@ export class Windowing {
     this.#schedule();
   }
 
-  /** Replaces `doc` by a placeholder of `height` px, unless it must stay. */
+  /** Replaces `doc` by a placeholder of `height` px (0: not measured), unless it must
+   * stay; whether it did. */
   #store(doc, height) {
     const view = this.#view;
-    if (view.busy && isLastDocument(view.conversation, doc)) return;
-    if (doc.querySelector('.ds-subagent-run')) return;
+    if (view.busy && isLastDocument(view.conversation, doc)) return false;
+    if (doc.querySelector('.ds-subagent-run')) return false;
     const active = view.root.activeElement;
-    if (active && doc.contains(active)) return;
+    if (active && doc.contains(active)) return false;
     const runs = textRuns(doc);
     const entry = this.#hooks.entry(doc);
     const el = document.createElement('div');
@@ -350,6 +376,7 @@ export class Windowing {
     this.#hooks.stored(doc);
     doc.replaceWith(el);
     this.#listen(true);
+    return true;
   }
 
   /** The browser's find-in-page found text in a placeholder. */
@@ -382,6 +409,14 @@ function firstEndingAfter(list, from, y) {
     else lo = mid + 1;
   }
   return lo;
+}
+
+/** The element before document `doc` in page order: its previous sibling, or the last
+ * child of the turn before (the header when there is none). */
+function previousDocument(doc) {
+  const prev = doc.previousElementSibling;
+  if (prev && prev !== doc.parentElement.firstElementChild) return prev;
+  return doc.parentElement.previousElementSibling?.lastElementChild ?? null;
 }
 
 /** Whether `doc` is the conversation's last document (the one a stream grows). */
