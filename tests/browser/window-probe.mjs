@@ -4,7 +4,7 @@
 // 10,000 documents. Not a test (timings vary with the machine's load): figures for
 // commits and reports, before and after a change.
 //
-//   node tests/browser/window-probe.mjs [--pkg pkg] [--mb 10] [--docs 10000]
+//   node tests/browser/window-probe.mjs [--pkg pkg] [--mb 10] [--docs 10000] [--append-only]
 //
 // `--pkg` is a built package directory (bash scripts/build-wasm.sh writes pkg/). The
 // transcript is tests/viewer/gen-large.mjs's (Cursor stream-json), generated in a temp dir.
@@ -76,7 +76,7 @@ async function domNodes(cdp) {
   return c.nodes;
 }
 
-for (const mode of ['page', 'fixed']) {
+for (const mode of args.includes('--append-only') ? [] : ['page', 'fixed']) {
   const { context, page, cdp } = await openPage();
   const t0 = await taskSeconds(cdp);
   const wall = await page.evaluate(async (mode) => {
