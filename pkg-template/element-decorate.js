@@ -7,6 +7,9 @@ import { documentType } from './outline.js';
 import { Colorer } from './colorer.js';
 import { tableAsMarkdown, tableAsTsv } from './table-copy.js';
 import { within } from './element-view.js';
+import { Windowing } from './element-window.js';
+import { eachRecord } from './wire.js';
+import { documentEntry } from './outline.js';
 
 /** The default `highlighter`: docstream's Shiki-based one, imported the first time a code
  * block appears (so a page without code never loads it). */
@@ -27,11 +30,33 @@ export class Decorator {
   #liveThinking = null;
   #toggledByReader = new WeakSet();
   #figures;
+  /** Documents far from the viewport kept as placeholders (element-window.js). */
+  window;
+  /** Top-level documents with code not coloured yet because they are far from the
+   * viewport: coloured when they come near. */
+  #uncoloured = new Set();
+  /** What the patches being applied changed, to colour once they are in place. */
+  #touchedNow = [];
+  /** Documents the patches being applied inserted or replaced. */
+  #docsNow = [];
+  /** Turn elements by index, for finding the documents patches address. */
+  #turnAt = new Map();
+  /** Hooks told when a placeholder is put back (find.js's marks). */
+  restoredHooks = [];
 
   /** `figures`: diagrams and formulas (element-figures.js). */
   constructor(view, figures) {
     this.#view = view;
     this.#figures = figures;
+    this.window = new Windowing(view, {
+      entry: (doc) => documentEntry(doc),
+      near: (doc) => this.#near(doc),
+      stored: (doc) => this.#uncoloured.delete(doc),
+      restored: (el, doc, kept) => {
+        if (!kept.html.includes('ds-hl-')) this.#uncoloured.add(doc);
+        for (const hook of this.restoredHooks) hook(el, doc);
+      },
+    });
     this.#applier = new PatchApplier(view.conversation, {
       turn: decorateTurn,
       header: (el) => el.setAttribute('part', 'turn-header'),
@@ -54,8 +79,12 @@ export class Decorator {
   /** Applies patches in the wire form (`DocStream.pull()`), colours what they added and
    * keeps the latest lines of a thinking that streams in view. */
   render(wire) {
+    if (this.window.size) this.window.restoreTargets(this.#targets(wire));
     this.#applier.applyWire(wire);
-    this.#colorer?.run();
+    const docs = this.#docsNow;
+    this.#docsNow = [];
+    this.window.added(docs);
+    this.#colourTouched();
     const live = this.#liveThinking;
     // The latest lines of the thinking in view while it streams.
     if (live?.open && !this.#toggledByReader.has(live)) live.scrollTop = live.scrollHeight;
@@ -71,6 +100,68 @@ export class Decorator {
     this.#choices.clear();
     this.#liveThinking = null;
     this.#colorer = this.#newColorer();
+    this.#uncoloured.clear();
+    this.#touchedNow = [];
+    this.#docsNow = [];
+    this.#turnAt.clear();
+    this.window.reset();
+  }
+
+  /** Colours now what waits for the viewport (before an export), as far as the
+   * tokenizers are loaded. */
+  colourAll() {
+    if (!this.#colorer || this.#view.host.getAttribute('highlight') === 'off') return;
+    for (const doc of this.#uncoloured) if (doc.isConnected) this.#colorer.touched(doc);
+    this.#uncoloured.clear();
+    this.#colorer.run();
+  }
+
+  /** The `[turn element, document index]` pairs the part and document records of `wire`
+   * address (their placeholders are put back before the patches apply). */
+  #targets(wire) {
+    const out = [];
+    let lastTurn = -1;
+    let lastIndex = -1;
+    eachRecord(wire, (op, turn, index) => {
+      if (index < 0 || op === 'i' || (turn === lastTurn && index === lastIndex)) return;
+      lastTurn = turn;
+      lastIndex = index;
+      const el = this.#turnElement(turn);
+      if (el) out.push([el, index]);
+    });
+    return out;
+  }
+
+  #turnElement(index) {
+    const known = this.#turnAt.get(index);
+    if (known?.isConnected && known.getAttribute('data-turn-index') === String(index)) return known;
+    const el = this.#view.conversation.querySelector(`.ds-turn[data-turn-index="${index}"]`);
+    if (el) this.#turnAt.set(index, el);
+    return el;
+  }
+
+  /** Colours what the patches just applied changed, in the documents near the viewport;
+   * the others wait until they come near. */
+  #colourTouched() {
+    const touched = this.#touchedNow;
+    this.#touchedNow = [];
+    if (!this.#colorer) return;
+    const conversation = this.#view.conversation;
+    for (const el of touched) {
+      if (!el.isConnected) continue;
+      const top = topDocument(conversation, el);
+      if (!top || this.window.isNear(top)) this.#colorer.touched(el);
+      else this.#uncoloured.add(top);
+    }
+    this.#colorer.run();
+  }
+
+  /** A document came near the viewport: its code is coloured now. */
+  #near(doc) {
+    if (!this.#uncoloured.delete(doc) || !this.#colorer) return;
+    if (this.#view.host.getAttribute('highlight') === 'off') return;
+    this.#colorer.touched(doc);
+    this.#colorer.run();
   }
 
   #newColorer() {
@@ -81,10 +172,11 @@ export class Decorator {
 
   /** Tells the colorer what a patch changed (unless colouring is off). */
   #touch(el) {
-    if (this.#colorer && this.#view.host.getAttribute('highlight') !== 'off') this.#colorer.touched(el);
+    if (this.#colorer && this.#view.host.getAttribute('highlight') !== 'off') this.#touchedNow.push(el);
   }
 
   #decorateDocument(el) {
+    this.#docsNow.push(el);
     this.#thinking(el);
     this.#figures.started(el);
     this.#touch(el);
@@ -225,6 +317,14 @@ export class Decorator {
 function decorateTurn(el) {
   el.setAttribute('part', el.classList.contains('ds-user') ? 'turn user-turn' : 'turn assistant-turn');
   el.firstElementChild?.setAttribute('part', 'turn-header');
+}
+
+/** The document of a turn of `conversation` that holds `el` (a document of a sub-agent's
+ * run is held by its call), or null. */
+function topDocument(conversation, el) {
+  let doc = el.closest('.ds-doc');
+  while (doc && doc.parentElement?.parentElement !== conversation) doc = doc.parentElement?.closest('.ds-doc') ?? null;
+  return doc;
 }
 
 /** `first` and its next siblings that are elements. */

@@ -6,10 +6,13 @@ import pageFrame from './docstream-page.js';
 /**
  * The page of `host`'s conversation element `conversation` (hidden parts, those matching
  * `hidden`, and copy controls left out), in `host`'s language, theme and diff layout,
- * titled `title`.
+ * titled `title`; `expand(conversation, copy)` puts into the copy the documents its
+ * placeholders stand for.
  */
-export function pageOf(host, conversation, hidden, title) {
+export function pageOf(host, conversation, hidden, title, expand = null) {
   const copy = conversation.cloneNode(true);
+  // Documents kept out of the DOM far from the viewport (element-window.js) are put in.
+  expand?.(conversation, copy);
   if (hidden) for (const el of copy.querySelectorAll(hidden)) el.remove();
   for (const el of copy.querySelectorAll('.ds-copy, .ds-table-tools')) el.remove();
   for (const el of copy.querySelectorAll('.ds-revealed')) el.classList.remove('ds-revealed');

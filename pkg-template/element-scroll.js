@@ -22,8 +22,13 @@ export class Scroll {
   /** The element made itself a tab stop because it scrolls. */
   #scrollFocus = false;
 
-  constructor(view) {
+  /** Puts back the document a placeholder stands for (element-window.js). */
+  #restore;
+
+  /** `restore(el)`: the document in place of placeholder `el` (or `el` itself). */
+  constructor(view, restore = (el) => el) {
     this.#view = view;
+    this.#restore = restore;
     const host = view.host;
     view.jump.addEventListener('click', () => this.#jumpToLatest());
     if (typeof ResizeObserver === 'function') {
@@ -67,7 +72,8 @@ export class Scroll {
    * its own), moves focus there and flashes it; false when `target` names none. Following
    * the bottom stops until the reader scrolls back down. */
   reveal(target, open) {
-    const el = targetOf(this.#view.conversation, target);
+    const found = targetOf(this.#view.conversation, target);
+    const el = found && this.#restore(found);
     if (!el) return false;
     for (let d = el.parentElement?.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true;
     if (open) for (const d of el.querySelectorAll('details')) d.open = true;
@@ -201,11 +207,14 @@ function settle(el, top) {
 function targetOf(conversation, target) {
   if (typeof target === 'string') {
     const id = CSS.escape(target);
-    const hit = conversation.querySelector(`.ds-doc[data-doc-id="${id}"], [data-turn-id="${id}"]`);
-    return hit?.closest('.ds-doc, .ds-turn') ?? null;
+    const hit = conversation.querySelector(
+      `.ds-doc[data-doc-id="${id}"], .ds-placeholder[data-doc-id="${id}"], [data-turn-id="${id}"]`,
+    );
+    return hit?.closest('.ds-doc, .ds-placeholder, .ds-turn') ?? null;
   }
   if (!target || target.turn == null) return null;
   const turn = conversation.querySelector(`:scope > .ds-turn[data-turn-index="${CSS.escape(String(target.turn))}"]`);
   if (!turn || target.document == null) return turn;
-  return turn.querySelector(`.ds-doc[data-doc-id="${CSS.escape(target.document)}"]`);
+  const doc = CSS.escape(target.document);
+  return turn.querySelector(`.ds-doc[data-doc-id="${doc}"], .ds-placeholder[data-doc-id="${doc}"]`);
 }

@@ -22,6 +22,7 @@ import { Decorator } from './element-decorate.js';
 import { Figures } from './element-figures.js';
 import { Scroll } from './element-scroll.js';
 import { pageOf } from './element-page.js';
+import { hiddenMask } from './element-window.js';
 import { Finder } from './find.js';
 import { outlineOf } from './outline.js';
 
@@ -91,9 +92,11 @@ export class DocstreamView extends ElementBase {
     super();
     const view = new View(this);
     this.#view = view;
-    this.#scroll = new Scroll(view);
     this.#figures = new Figures(view);
     this.#decorator = new Decorator(view, this.#figures);
+    const windowing = this.#decorator.window;
+    this.#scroll = new Scroll(view, (el) => windowing.restore(el));
+    this.#decorator.restoredHooks.push((el, doc) => this.#finder?.restored(el, doc));
     this.#feed = new Feed(view, {
       render: (wire) => this.#render(wire),
       ended: () => this.#ended(),
@@ -334,7 +337,8 @@ export class DocstreamView extends ElementBase {
    * is on screen, so call `flush()` first to include what was just pushed.
    */
   outline() {
-    return outlineOf(this.#view.conversation);
+    const windowing = this.#decorator.window;
+    return outlineOf(this.#view.conversation, windowing.size ? (el) => windowing.stored(el)?.entry : null);
   }
 
   /**
@@ -356,7 +360,12 @@ export class DocstreamView extends ElementBase {
    * keeps its place; an empty query clears the marks.
    */
   find(query) {
-    this.#finder ??= new Finder(this.#view.conversation, () => hiddenSelector(this.hide));
+    const windowing = this.#decorator.window;
+    this.#finder ??= new Finder(this.#view.conversation, () => hiddenSelector(this.hide), {
+      stored: (el) => windowing.stored(el)?.runs,
+      mask: () => hiddenMask(this.hide),
+      restore: (el) => windowing.restore(el),
+    });
     return this.#finder.run(String(query ?? ''));
   }
 
@@ -376,6 +385,8 @@ export class DocstreamView extends ElementBase {
    */
   page({ title = 'docstream' } = {}) {
     this.flush();
-    return pageOf(this, this.#view.conversation, hiddenSelector(this.hide), title);
+    this.#decorator.colourAll();
+    const windowing = this.#decorator.window;
+    return pageOf(this, this.#view.conversation, hiddenSelector(this.hide), title, (from, to) => windowing.expandCopy(from, to));
   }
 }

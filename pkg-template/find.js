@@ -20,21 +20,32 @@ function highlights() {
   return shared;
 }
 
+/** Text `find()` leaves out: a folded header's preview repeats its body; controls are not
+ * content. */
+const NOT_SEARCHED = 'summary .ds-preview, [data-ds-ui], .ds-copy';
+
 /** Finds a query in one conversation element, case-insensitively. */
 export class Finder {
   #root;
   #hidden;
+  #kept;
   #query = '';
+  /** Matches: a `StaticRange`, or `{ placeholder, start, end }` for a match in the text of
+   * a document kept out of the DOM (offsets in its searchable text). */
   #ranges = [];
   #current = -1;
   #capped = false;
   #painted = [];
 
   /** `root`: the conversation element; `hidden()`: a selector of parts not shown ('' for
-   * none), whose text is not searched. */
-  constructor(root, hidden) {
+   * none), whose text is not searched. `kept`, for documents kept out of the DOM as
+   * placeholders: `stored(el)` gives a placeholder's text as runs `[text, mask]` (undefined
+   * for any other element), `mask()` the mask bits of the parts not shown, `restore(el)`
+   * puts its document back (which calls `restored()`). */
+  constructor(root, hidden, kept = null) {
     this.#root = root;
     this.#hidden = hidden;
+    this.#kept = kept;
   }
 
   /** Where the search stands: `{ query, count, current, capped }` (`current` is -1
@@ -63,67 +74,116 @@ export class Finder {
     const n = this.#ranges.length;
     if (!n) return this.result;
     this.#current = this.#current < 0 ? (step > 0 ? 0 : n - 1) : (this.#current + step + n) % n;
-    if (!this.#ranges[this.#current].startContainer.isConnected) {
+    let match = this.#ranges[this.#current];
+    if (!(match instanceof StaticRange) && this.#kept) {
+      // In a document kept out of the DOM: it is put back, and its matches marked.
+      this.#kept.restore(match.placeholder);
+      match = this.#ranges[this.#current];
+    }
+    if (!(match instanceof StaticRange) || !match.startContainer.isConnected) {
       // The view changed under the marks (syntax colours arrived, say): find them again.
       const at = this.#current;
       this.run(this.#query);
       if (!this.#ranges.length) return this.result;
       this.#current = Math.min(at, this.#ranges.length - 1);
+      match = this.#ranges[this.#current];
+      if (!(match instanceof StaticRange)) return this.result;
     }
-    const el = this.#ranges[this.#current].startContainer.parentElement;
+    const el = match.startContainer.parentElement;
     for (let d = el?.closest('details'); d; d = d.parentElement?.closest('details')) d.open = true;
     this.#paint();
     el?.scrollIntoView({ block: 'center' });
     return this.result;
   }
 
-  #collect(needle) {
-    const hidden = this.#hidden();
-    const walker = document.createTreeWalker(this.#root, NodeFilter.SHOW_TEXT, {
-      acceptNode(node) {
-        const el = node.parentElement;
-        // A folded header's preview repeats its body; controls are not content.
-        if (!el || el.closest('summary .ds-preview, [data-ds-ui], .ds-copy')) return NodeFilter.FILTER_REJECT;
-        if (hidden && el.closest(hidden)) return NodeFilter.FILTER_REJECT;
-        return NodeFilter.FILTER_ACCEPT;
-      },
+  /** Placeholder `placeholder` was put back as `doc`: its matches are marked in it. */
+  restored(placeholder, doc) {
+    const mine = [];
+    this.#ranges.forEach((m, i) => {
+      if (!(m instanceof StaticRange) && m.placeholder === placeholder) mine.push(i);
     });
-    // The text as one string, so a match may span the spans syntax colours split a line
-    // into ("main()" is three tokens).
+    if (!mine.length) return;
+    const { nodes, starts } = this.#text(doc);
+    if (!nodes.length) return;
+    for (const i of mine) {
+      const { start, end } = this.#ranges[i];
+      const a = nodeAt(starts, start, false);
+      const b = nodeAt(starts, end, true);
+      this.#ranges[i] = new StaticRange({
+        startContainer: nodes[a],
+        startOffset: Math.min(start - starts[a], nodes[a].data.length),
+        endContainer: nodes[b],
+        endOffset: Math.min(end - starts[b], nodes[b].data.length),
+      });
+    }
+    this.#paint();
+  }
+
+  /** The searchable text under `root` as one lowercased string, `hay`, with its text
+   * nodes (or, for a placeholder, `{ placeholder }`) and where each starts in it. */
+  #text(root) {
+    const hidden = this.#hidden();
+    const kept = this.#kept;
+    const mask = kept ? kept.mask() : 0;
     const nodes = [];
     const starts = [];
     let hay = '';
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      if (!node.data) continue;
-      nodes.push(node);
-      starts.push(hay.length);
-      hay += node.data.toLocaleLowerCase();
-    }
-    /** The node holding offset `at` (at a boundary: the next node for a start, the
-     * previous for an end). */
-    const nodeAt = (at, end) => {
-      let lo = 0;
-      let hi = nodes.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi + 1) >> 1;
-        if (starts[mid] < at || (!end && starts[mid] === at)) lo = mid;
-        else hi = mid - 1;
+    const walk = (node) => {
+      for (let n = node.firstChild; n; n = n.nextSibling) {
+        if (n.nodeType === 3) {
+          if (!n.data) continue;
+          nodes.push(n);
+          starts.push(hay.length);
+          hay += n.data.toLocaleLowerCase();
+        } else if (n.nodeType === 1) {
+          const runs = kept?.stored(n);
+          if (runs) {
+            let text = '';
+            for (const [t, m] of runs) if (!(m & mask)) text += t;
+            if (!text) continue;
+            nodes.push({ placeholder: n });
+            starts.push(hay.length);
+            hay += text.toLocaleLowerCase();
+            continue;
+          }
+          if (n.matches(NOT_SEARCHED) || (hidden && n.matches(hidden))) continue;
+          walk(n);
+        }
       }
-      return lo;
     };
+    walk(root);
+    return { nodes, starts, hay };
+  }
+
+  #collect(needle) {
+    // The text as one string, so a match may span the spans syntax colours split a line
+    // into ("main()" is three tokens).
+    const { nodes, starts, hay } = this.#text(this.#root);
+    const size = (i) => (nodes[i].placeholder ? Infinity : nodes[i].data.length);
     for (let at = hay.indexOf(needle); at >= 0; at = hay.indexOf(needle, at + needle.length)) {
       if (this.#ranges.length >= MAX_MATCHES) {
         this.#capped = true;
         break;
       }
-      const a = nodeAt(at, false);
-      const b = nodeAt(at + needle.length, true);
+      const end = at + needle.length;
+      const a = nodeAt(starts, at, false);
+      let b = nodeAt(starts, end, true);
+      if (nodes[a].placeholder) {
+        this.#ranges.push({ placeholder: nodes[a].placeholder, start: at - starts[a], end: end - starts[a] });
+        continue;
+      }
+      // A match that runs on into a placeholder's text is marked up to its end.
+      let endOffset = end - starts[b];
+      if (nodes[b].placeholder) {
+        b = a;
+        endOffset = size(a);
+      }
       this.#ranges.push(
         new StaticRange({
           startContainer: nodes[a],
           startOffset: at - starts[a],
           endContainer: nodes[b],
-          endOffset: at + needle.length - starts[b],
+          endOffset,
         }),
       );
     }
@@ -136,9 +196,23 @@ export class Finder {
       h.all.delete(r);
       h.current.delete(r);
     }
-    for (const r of this.#ranges) h.all.add(r);
+    const painted = this.#ranges.filter((r) => r instanceof StaticRange);
+    for (const r of painted) h.all.add(r);
     const current = this.#ranges[this.#current];
-    if (current) h.current.add(current);
-    this.#painted = this.#ranges;
+    if (current instanceof StaticRange) h.current.add(current);
+    this.#painted = painted;
   }
+}
+
+/** The index of the text holding offset `at` among texts starting at `starts` (at a
+ * boundary: the next for a start, the previous for an end). */
+function nodeAt(starts, at, end) {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid] < at || (!end && starts[mid] === at)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
 }

@@ -73,26 +73,34 @@ function status(doc) {
   return '';
 }
 
+/** The outline entry of a document element: `{ id, type, label, status }`. */
+export function documentEntry(doc) {
+  // As the snapshot names it (`file_edit`).
+  const type = documentType(doc).replaceAll('-', '_');
+  return {
+    id: doc.getAttribute('data-doc-id') ?? '',
+    type,
+    label: oneLine(LABELS[type]?.(doc) ?? ''),
+    status: status(doc),
+  };
+}
+
 /**
  * The outline of the conversation element `conversation`: `{ turns }`, each turn
  * `{ index, id, role, label, documents }` (`label`: a user turn's prompt on one line),
  * each document `{ id, type, label, status }` (`type` as in the snapshot: `file_edit`) in page order, documents of sub-agents
- * nested in a tool call included.
+ * nested in a tool call included. `stored(el)`: the entry of a placeholder that stands for
+ * a document kept out of the DOM, or undefined.
  */
-export function outlineOf(conversation) {
+export function outlineOf(conversation, stored = null) {
   const turns = [];
   for (const turn of conversation.querySelectorAll(':scope > .ds-turn')) {
     const user = turn.classList.contains('ds-user');
     const documents = [];
-    for (const doc of turn.querySelectorAll('.ds-doc')) {
-      // As the snapshot names it (`file_edit`).
-      const type = documentType(doc).replaceAll('-', '_');
-      documents.push({
-        id: doc.getAttribute('data-doc-id') ?? '',
-        type,
-        label: oneLine(LABELS[type]?.(doc) ?? ''),
-        status: status(doc),
-      });
+    for (const doc of turn.querySelectorAll(stored ? '.ds-doc, .ds-placeholder' : '.ds-doc')) {
+      // A document kept out of the DOM (element-window.js) keeps its entry.
+      const entry = stored?.(doc);
+      documents.push(entry ? { ...entry } : documentEntry(doc));
     }
     turns.push({
       index: Number(turn.getAttribute('data-turn-index')),

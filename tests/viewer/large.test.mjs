@@ -74,22 +74,31 @@ export const tests = [
       }));
       assert.ok(turns > 100, `user turns: ${turns}`);
       assert.equal(outline, turns, 'one outline entry per prompt');
-      // Far from the viewport, documents are skipped (content-visibility), and long
-      // terminal output is folded into a bounded box.
+      // Far from the viewport, documents are kept out of the DOM (placeholders of two
+      // nodes each, which the outline still lists), and long terminal output is folded
+      // into a bounded box.
       const lazy = await page.evaluate(() => {
-        const root = document.getElementById('view').shadowRoot;
-        const docs = [...root.querySelectorAll('.ds-doc')];
+        const view = document.getElementById('view');
+        const root = view.shadowRoot;
+        const walker = document.createTreeWalker(root, NodeFilter.SHOW_ALL);
+        let nodes = 0;
+        while (walker.nextNode()) nodes++;
         const out = root.querySelector('.ds-terminal-command .ds-output');
         return {
-          docs: docs.length,
-          skipped: docs.filter((d) => !d.checkVisibility({ contentVisibilityAuto: true })).length,
+          docs: root.querySelectorAll('.ds-turn > .ds-doc').length,
+          placeholders: root.querySelectorAll('.ds-placeholder').length,
+          outlined: view.outline().turns.reduce((n, t) => n + t.documents.length, 0),
+          nodes,
           outputHeight: out.getBoundingClientRect().height,
           // The stylesheet's bound, with the box's padding and border.
           outputBound: parseFloat(getComputedStyle(out).maxHeight) + 40,
           outputScroll: out.scrollHeight,
         };
       });
-      assert.ok(lazy.skipped > 0.9 * lazy.docs, `documents skipped far from the viewport: ${lazy.skipped} of ${lazy.docs}`);
+      console.log(`     DOM: ${lazy.nodes} nodes in the view, ${lazy.docs} documents whole, ${lazy.placeholders} placeholders`);
+      assert.ok(lazy.docs + lazy.placeholders <= lazy.outlined, `documents: ${JSON.stringify(lazy)}`);
+      assert.ok(lazy.placeholders > 0.9 * lazy.outlined, `documents far from the viewport kept out of the DOM: ${lazy.placeholders} of ${lazy.outlined}`);
+      assert.ok(lazy.nodes < 2 * lazy.placeholders + 10000, `DOM nodes: ${lazy.nodes}`);
       assert.ok(lazy.outputHeight <= lazy.outputBound && lazy.outputScroll > lazy.outputHeight, `terminal output folded: ${JSON.stringify(lazy)}`);
       const mb = (large.bytes / 1048576).toFixed(1);
       assert.equal(text, `${mb} MB of ${mb} MB`);
