@@ -1,0 +1,17 @@
+import { chromium } from 'playwright-core';
+import { serve } from './server.mjs';
+const server = await serve(process.cwd(), { '/__inputs__/': process.cwd() + '/bench/results/inputs', '/__pages__/': process.cwd() + '/bench/results/browser-pages' });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--headless','--no-sandbox','--disable-gpu'] });
+const ctx = await browser.newContext();
+await ctx.addInitScript({ path: 'bench/browser/probe.js' });
+const page = await ctx.newPage();
+page.on('console', (m) => console.log('console', m.type(), m.text()));
+page.on('pageerror', (e) => console.log('pageerror', e.message));
+await page.goto(server.url + '/bench/browser/pages/streamdown.html');
+await page.waitForFunction(() => window.__pipeline, null, { timeout: 20000 });
+console.log('pipeline there');
+console.log(await page.evaluate(() => Promise.race([window.__pipeline.ready.then(() => 'ready'), new Promise(r => setTimeout(() => r('not ready after 10 s'), 10000))])));
+const t = Date.now();
+const r = await page.evaluate(() => Promise.race([window.__run({ url: '/__inputs__/transcript-100k-seed42.ndjson', mode: 'fast', capMs: 60000 }), new Promise(r => setTimeout(() => r('run not done after 90 s'), 90000))]));
+console.log(Date.now() - t, JSON.stringify(r).slice(0, 500));
+await browser.close(); await server.close();
