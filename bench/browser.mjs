@@ -34,7 +34,7 @@ import os from 'node:os';
 import { parseArgs } from './browser/args.mjs';
 import { serve } from './browser/server.mjs';
 import { buildPages } from './browser/build.mjs';
-import { mainThreadTasks, TRACE_CATEGORIES } from './browser/trace.mjs';
+import { cpuAt, mainThreadTasks, TRACE_CATEGORIES } from './browser/trace.mjs';
 import { thread, pair } from './browser/thread.mjs';
 import { goalRows, pipelineTable, viewerTable } from './browser/report.mjs';
 import { generate, SIZES } from './gen/transcript.mjs';
@@ -226,6 +226,7 @@ async function tracing(page) {
       const t = mainThreadTasks(buf);
       if (!t) return null;
       for (const k of Object.keys(t)) t[k] = sig(t[k]);
+      t.progress = t.progress.map((p) => p.map(sig));
       return t;
     },
   };
@@ -235,7 +236,7 @@ async function tracing(page) {
 async function measure(id, size, { mode = PIPELINES[id].mode, rate } = {}) {
   const p = PIPELINES[id];
   const inp = input(size);
-  const capMs = opts.capS * 1000;
+  const capMs = (opts.caps[id] ?? opts.capS) * 1000;
   const { context, page, cdp, errors } = await openPage(p.page);
   let crashed = false;
   page.on('crash', () => (crashed = true));
@@ -250,7 +251,7 @@ async function measure(id, size, { mode = PIPELINES[id].mode, rate } = {}) {
       r = await within(page.evaluate((o) => window.__run(o), { url: inp.url, mode, rate, capMs }), capMs + 120_000);
     } catch (e) {
       await trace.stop().catch(() => null);
-      if (e instanceof Timeout) return { id, size, mode, overCap: true, killed: true, fed: null, note: `no answer ${opts.capS + 120} s after the start: one task longer than that` };
+      if (e instanceof Timeout) return { id, size, mode, overCap: true, killed: true, fed: null, note: `no answer ${capMs / 1000 + 120} s after the start: one task longer than that` };
       if (crashed) return { id, size, mode, overCap: true, killed: true, crashed: true, fed: null, note: `the page crashed (${String(e.message).split('\n')[0]})` };
       throw e;
     }
@@ -292,8 +293,12 @@ function checkDocs(r) {
 }
 
 // ---------------------------------------------------------------- stream
+for (const id of [...(opts.pipelines ?? []), ...Object.keys(opts.caps)]) {
+  if (!PIPELINES[id]) throw new Error(`unknown pipeline ${id} (${Object.keys(PIPELINES).join(', ')})`);
+}
+results.caps = opts.caps;
 if (opts.only.has('stream')) {
-  const ids = Object.keys(PIPELINES);
+  const ids = opts.pipelines ?? Object.keys(PIPELINES);
   for (const size of opts.sizes) {
     input(size);
     const R = opts.rounds[size] ?? 1;
@@ -311,7 +316,7 @@ if (opts.only.has('stream')) {
         save();
       }
       const [s, l] = [z.runs['ds.stream'][round], z.runs['ds.load'][round]];
-      if (s && l && !s.killed && !l.killed) {
+      if (s && l && !s.overCap && !l.overCap) {
         check(`${size} round ${round}: streamed element shows the one-shot's documents`, s.docs === l.docs && s.htmlChars === l.htmlChars, `(${s.docs} vs ${l.docs} documents, ${s.htmlChars} vs ${l.htmlChars} chars of html())`);
       }
     }
@@ -342,18 +347,33 @@ function summarise(z) {
       overCap: runs.some((r) => r.overCap || r.killed), crashed: runs.some((r) => r.crashed), fed: ok.length ? Math.min(...ok.map((r) => r.fed)) : null, runs: runs.length,
     };
   }
+  // Per round: the whole runs' CPU times when both ran to the end; when one stopped at
+  // the cap, the CPU times each had spent on the bytes both were fed (from the trace's
+  // progress marks), and the ratio says on how many bytes.
   const ratio = (a, b) => {
     const per = [];
-    let atLeast = false;
+    const prefix = [];
+    const atLeast = [];
     const A = z.runs[a] ?? [];
     const B = z.runs[b] ?? [];
     for (let i = 0; i < Math.min(A.length, B.length); i++) {
-      if (A[i].killed || B[i].killed || !(B[i].cpuMs > 0)) continue;
-      if (B[i].overCap) continue; // the denominator must be whole
-      if (A[i].overCap) atLeast = true; // the numerator stopped at the cap: at least this
-      per.push(A[i].cpuMs / B[i].cpuMs);
+      if (A[i].killed || B[i].killed) continue;
+      if (!A[i].overCap && !B[i].overCap) {
+        if (B[i].cpuMs > 0) per.push(A[i].cpuMs / B[i].cpuMs);
+        continue;
+      }
+      const bytes = Math.min(A[i].fed, B[i].fed);
+      const ca = cpuAt(A[i].tasks?.progress, bytes);
+      const cb = cpuAt(B[i].tasks?.progress, bytes);
+      if (ca != null && cb > 0) prefix.push([ca / cb, bytes]);
+      // A one-shot has no progress: the stopped run's time so far bounds it from below.
+      else if (A[i].overCap && !B[i].overCap && B[i].cpuMs > 0) atLeast.push(A[i].cpuMs / B[i].cpuMs);
     }
-    return per.length ? { median: sig(median(per)), min: sig(Math.min(...per)), max: sig(Math.max(...per)), rounds: per.length, atLeast } : null;
+    const stats = (v) => ({ median: sig(median(v)), min: sig(Math.min(...v)), max: sig(Math.max(...v)), rounds: v.length });
+    if (per.length) return stats(per);
+    if (prefix.length) return { ...stats(prefix.map((p) => p[0])), prefixBytes: Math.min(...prefix.map((p) => p[1])) };
+    if (atLeast.length) return { ...stats(atLeast), atLeast: true };
+    return null;
   };
   for (const [a, b] of [['ds.stream', 'ds.load'], ['ds.stream', 'smd.stream'], ['sd.stream', 'ds.stream'], ['smd.stream', 'ds.stream'], ['ds.load', 'smd.stream'], ['floor.stream', 'ds.stream']]) {
     const r = ratio(a, b);

@@ -16,6 +16,9 @@ export const USAGE = `node bench/browser.mjs [options]
   --appends N        appends timed on each thread (default 30)
   --only LIST        parts to run, of stream, paced, viewer, append, cold (default all)
   --cap S            seconds a streaming run may take before it is stopped (default 240)
+  --caps LIST        per pipeline, as sd.stream=240,ds.stream=900 (over --cap)
+  --pipelines LIST   streaming pipelines to run, of ds.stream, ds.load, smd.stream, sd.stream,
+                     floor.stream (default all)
   --viewer-cap S     seconds the viewer may take to load (default 900)
   --no-trace         no Chrome trace (no per-task CPU times; less overhead)
   --seed N           the generator's seed (default 42)
@@ -30,7 +33,7 @@ export function parseArgs(argv, repo) {
   const o = {
     pkg: resolve(repo, 'pkg'), quick: false, sizes: ['1m', '10m'], rounds: { '100k': 3, '1m': 3, '10m': 2 },
     paced: '1m', viewer: '100m', cold: '1m', coldRounds: 3, appendDocs: 10_000, appends: 30,
-    only: new Set(PARTS), capS: 240, viewerCapS: 900, trace: true, seed: 42,
+    only: new Set(PARTS), capS: 240, caps: {}, pipelines: null, viewerCapS: 900, trace: true, seed: 42,
     chromium: process.env.CHROMIUM ?? '/usr/bin/chromium', out: null,
   };
   const given = new Set();
@@ -61,6 +64,8 @@ export function parseArgs(argv, repo) {
       case '--only': o.only = new Set(value().split(',').filter(Boolean)); break;
       case '--cap': o.capS = Number(value()); break;
       case '--viewer-cap': o.viewerCapS = Number(value()); break;
+      case '--caps': for (const kv of value().split(',').filter(Boolean)) { const [k, v] = kv.split('='); o.caps[k] = Number(v); } break;
+      case '--pipelines': o.pipelines = value().split(',').filter(Boolean); break;
       case '--no-trace': o.trace = false; break;
       case '--seed': o.seed = Number(value()); break;
       case '--chromium': o.chromium = value(); break;

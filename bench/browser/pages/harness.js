@@ -6,6 +6,14 @@
 // A page sets `window.__pipeline = { ready, reset(), push(bytes), end(), load(bytes),
 // count(), wasmBytes?() }` and calls `expose(pipeline)`.
 
+/** A mark in the trace every this many bytes fed (`bench-fed-<bytes>`): the driver reads
+ * the main thread's CPU time at each, to compare pipelines on the same bytes when one
+ * stopped at the cap. */
+const MARK_EVERY = 64 << 10;
+const markFed = (before, after) => {
+  if (Math.floor(after / MARK_EVERY) > Math.floor(before / MARK_EVERY)) performance.mark(`bench-fed-${after}`);
+};
+
 /** Every chunk in a task of its own (a MessageChannel message), the next one posted
  * when the page is done with the last; stops at `deadline`. */
 export function feedFast(bytes, chunk, push, deadline) {
@@ -20,7 +28,7 @@ export function feedFast(bytes, chunk, push, deadline) {
           return;
         }
         push(bytes.subarray(off, off + chunk));
-        off += chunk;
+        markFed(off, (off = Math.min(off + chunk, bytes.length)));
         channel.port2.postMessage(0);
       } catch (e) {
         channel.port1.close();
@@ -45,7 +53,10 @@ export function feedPaced(bytes, chunk, rate, push, deadline) {
           return;
         }
         const due = Math.min(bytes.length, Math.ceil(((now - t0) / 1000) * rate / chunk) * chunk);
+        const from = off;
         for (; off < due; off += chunk) push(bytes.subarray(off, off + chunk));
+        off = Math.min(off, bytes.length);
+        markFed(from, off);
         if (off >= bytes.length) {
           resolve({ fed: bytes.length, overCap: false, lateMs: performance.now() - t0 - (bytes.length / rate) * 1000 });
           return;
