@@ -34,11 +34,11 @@ import os from 'node:os';
 import { parseArgs } from './browser/args.mjs';
 import { serve } from './browser/server.mjs';
 import { buildPages } from './browser/build.mjs';
-import { cpuAt, mainThreadTasks, TRACE_CATEGORIES } from './browser/trace.mjs';
+import { mainThreadTasks, TRACE_CATEGORIES } from './browser/trace.mjs';
+import { summarise } from './browser/summary.mjs';
 import { thread, pair } from './browser/thread.mjs';
-import { goalRows, pipelineTable, viewerTable } from './browser/report.mjs';
+import { goalRows, reportMarkdown } from './browser/report.mjs';
 import { generate, SIZES } from './gen/transcript.mjs';
-import { markdownTable } from './lib/report.mjs';
 import { median, sig } from './lib/stats.mjs';
 import { cpuSnapshot, othersShare } from './lib/noise.mjs';
 
@@ -51,6 +51,22 @@ const log = (...a) => console.log(...a);
 const elapsed = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
 const BYTES = { ...SIZES, '100m': 100_000_000 };
 const LABEL = { '100k': '100 KB', '1m': '1 MB', '10m': '10 MB', '100m': '100 MB' };
+
+// --report FILE: the tables again from a results file (summaries recomputed).
+if (opts.report) {
+  const r = JSON.parse(readFileSync(opts.report, 'utf8'));
+  for (const z of [...Object.values(r.stream ?? {}), r.paced].filter(Boolean)) {
+    z.medians = {};
+    z.ratios = {};
+    summarise(z);
+  }
+  r.goals = goalRows(r);
+  writeFileSync(opts.report, JSON.stringify(r, null, 1));
+  const md = reportMarkdown(r);
+  writeFileSync(opts.report.replace(/\.json$/, '.md'), md + '\n');
+  console.log(md);
+  process.exit(0);
+}
 
 if (!existsSync(join(opts.pkg, 'define.js'))) {
   console.error(`${opts.pkg}/define.js is missing: build the package first (bash scripts/build-wasm.sh)`);
@@ -327,60 +343,6 @@ if (opts.only.has('stream')) {
   }
 }
 
-/** Medians over rounds, and the ratios taken per round. */
-function summarise(z) {
-  for (const [id, runs] of Object.entries(z.runs)) {
-    const ok = runs.filter((r) => !r.killed);
-    if (!runs.length) continue;
-    const mid = (f) => {
-      const v = ok.map(f).filter((x) => x != null && Number.isFinite(x));
-      return v.length ? sig(median(v)) : null;
-    };
-    z.medians[id] = {
-      cpuMs: mid((r) => r.cpuMs), taskMs: mid((r) => r.taskMs), maxTaskCpuMs: mid((r) => r.tasks?.maxCpuMs), maxTaskWallMs: mid((r) => r.tasks?.maxWallMs),
-      over50Cpu: mid((r) => r.tasks?.over50Cpu), over50Wall: mid((r) => r.tasks?.over50Wall ?? r.longTasks?.count),
-      worstTaskCpuMs: ok.length ? sig(Math.max(...ok.map((r) => r.tasks?.maxCpuMs ?? 0))) : null,
-      worstTaskWallMs: ok.length ? sig(Math.max(...ok.map((r) => r.tasks?.maxWallMs ?? r.longTasks?.max ?? 0))) : null,
-      firstDocMs: mid((r) => r.firstDocMs), elements: mid((r) => r.elements), nodes: mid((r) => r.memory?.nodes),
-      jsPlusWasm: mid((r) => r.memory?.jsPlusWasm), growth: mid((r) => r.memory?.growth), jsHeap: mid((r) => r.memory?.jsHeap), wasm: mid((r) => r.memory?.wasm), dom: mid((r) => r.memory?.dom),
-      wallMs: mid((r) => r.wallMs), lateMs: mid((r) => r.lateMs),
-      overCap: runs.some((r) => r.overCap || r.killed), crashed: runs.some((r) => r.crashed), fed: ok.length ? Math.min(...ok.map((r) => r.fed)) : null, runs: runs.length,
-    };
-  }
-  // Per round: the whole runs' CPU times when both ran to the end; when one stopped at
-  // the cap, the CPU times each had spent on the bytes both were fed (from the trace's
-  // progress marks), and the ratio says on how many bytes.
-  const ratio = (a, b) => {
-    const per = [];
-    const prefix = [];
-    const atLeast = [];
-    const A = z.runs[a] ?? [];
-    const B = z.runs[b] ?? [];
-    for (let i = 0; i < Math.min(A.length, B.length); i++) {
-      if (A[i].killed || B[i].killed) continue;
-      if (!A[i].overCap && !B[i].overCap) {
-        if (B[i].cpuMs > 0) per.push(A[i].cpuMs / B[i].cpuMs);
-        continue;
-      }
-      const bytes = Math.min(A[i].fed, B[i].fed);
-      const ca = cpuAt(A[i].tasks?.progress, bytes);
-      const cb = cpuAt(B[i].tasks?.progress, bytes);
-      if (ca != null && cb > 0) prefix.push([ca / cb, bytes]);
-      // A one-shot has no progress: the stopped run's time so far bounds it from below.
-      else if (A[i].overCap && !B[i].overCap && B[i].cpuMs > 0) atLeast.push(A[i].cpuMs / B[i].cpuMs);
-    }
-    const stats = (v) => ({ median: sig(median(v)), min: sig(Math.min(...v)), max: sig(Math.max(...v)), rounds: v.length });
-    if (per.length) return stats(per);
-    if (prefix.length) return { ...stats(prefix.map((p) => p[0])), prefixBytes: Math.min(...prefix.map((p) => p[1])) };
-    if (atLeast.length) return { ...stats(atLeast), atLeast: true };
-    return null;
-  };
-  for (const [a, b] of [['ds.stream', 'ds.load'], ['ds.stream', 'smd.stream'], ['sd.stream', 'ds.stream'], ['smd.stream', 'ds.stream'], ['ds.load', 'smd.stream'], ['floor.stream', 'ds.stream']]) {
-    const r = ratio(a, b);
-    if (r) z.ratios[`${a}/${b}`] = r;
-  }
-}
-
 // ---------------------------------------------------------------- paced
 if (opts.only.has('paced') && opts.paced) {
   const size = opts.paced;
@@ -642,15 +604,7 @@ results.machine.loadavgAtEnd = os.loadavg().map((x) => +x.toFixed(2));
 results.goals = goalRows(results);
 save();
 const failed = results.checks.filter((c) => !c.ok);
-const md = [
-  `Browser benchmark (${results.quick ? 'quick' : 'full'} run, ${results.when}): Chromium ${results.versions.chromium} headless, ${results.machine.nproc} cores (${results.machine.cpu}), load average ${results.machine.loadavgAtStart.join(' ')} at the start and ${results.machine.loadavgAtEnd.join(' ')} at the end; other processes used ${Math.round(100 * results.machine.othersShare)}% of the machine during the run; ${results.seconds} s. Main-thread time is CPU time (wall times grow with the machine's load; compare ratios, not times, across runs).`,
-  '',
-  markdownTable(['', 'goal (issue 36)', 'measured', ''], results.goals),
-  '',
-  pipelineTable(results),
-  '',
-  viewerTable(results),
-].join('\n');
+const md = reportMarkdown(results);
 writeFileSync(outFile.replace(/\.json$/, '.md'), md + '\n');
 log('');
 log(md);

@@ -23,7 +23,8 @@ export const USAGE = `node bench/browser.mjs [options]
   --no-trace         no Chrome trace (no per-task CPU times; less overhead)
   --seed N           the generator's seed (default 42)
   --chromium PATH    the browser (default $CHROMIUM or /usr/bin/chromium)
-  --out FILE         results JSON (default bench/results/browser-<time>.json; a .md beside it)`;
+  --out FILE         results JSON (default bench/results/browser-<time>.json; a .md beside it)
+  --report FILE      no run: the tables again from a results JSON (summaries recomputed)`;
 
 const SIZES = ['100k', '1m', '10m', '100m'];
 const PARTS = ['stream', 'paced', 'viewer', 'append', 'cold'];
@@ -34,7 +35,7 @@ export function parseArgs(argv, repo) {
     pkg: resolve(repo, 'pkg'), quick: false, sizes: ['1m', '10m'], rounds: { '100k': 3, '1m': 3, '10m': 2 },
     paced: '1m', viewer: '100m', cold: '1m', coldRounds: 3, appendDocs: 10_000, appends: 30,
     only: new Set(PARTS), capS: 240, caps: {}, pipelines: null, viewerCapS: 900, trace: true, seed: 42,
-    chromium: process.env.CHROMIUM ?? '/usr/bin/chromium', out: null,
+    chromium: process.env.CHROMIUM ?? '/usr/bin/chromium', out: null, report: null,
   };
   const given = new Set();
   let roundsArg = null;
@@ -70,6 +71,7 @@ export function parseArgs(argv, repo) {
       case '--seed': o.seed = Number(value()); break;
       case '--chromium': o.chromium = value(); break;
       case '--out': o.out = resolve(value()); break;
+      case '--report': o.report = resolve(value()); break;
       case '-h': case '--help': console.log(USAGE); process.exit(0); break;
       default: throw new Error(`unknown option ${a}\n${USAGE}`);
     }
