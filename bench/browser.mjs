@@ -467,6 +467,13 @@ if (opts.only.has('viewer') && opts.viewer) {
       await trace.stop().catch(() => null);
       const read = await within(page.evaluate(() => document.getElementById('progress').value), 60_000).catch(() => null);
       Object.assign(z, { overCap: true, readBytes: read, firstDocMs: await page.evaluate(() => (window.__bench.firstDocAt == null ? null : window.__bench.firstDocAt - window.__bench.openAt)).catch(() => null) });
+      // What the page holds for what it read by then, and its long tasks so far.
+      if (!z.crashed) {
+        z.longTasks = await within(page.evaluate(() => window.__bench.longTasksIn(window.__bench.openAt)), 120_000).catch(() => null);
+        z.elements = await within(page.evaluate(() => window.__bench.countElements()), 120_000).catch(() => null);
+        z.memory = await within(memory(page, cdp, true), 120_000).catch(() => null);
+        if (z.memory) z.memory.growth = z.memory.jsPlusWasm - base.jsPlusWasm;
+      }
       log(`  viewer ${opts.viewer}: ${z.crashed ? 'the page CRASHED' : `OVER CAP (${opts.viewerCapS} s)`}, ${read} of ${inp.bytes} B read`);
     } else {
       const tasks = await trace.stop();
@@ -490,7 +497,7 @@ if (opts.only.has('viewer') && opts.viewer) {
       // Scrolling end to end: the page (the viewer scrolls the window) from the top to
       // the bottom in 300 steps, one a frame, as dragging the scroll bar does.
       const scrollTrace = await tracing(page);
-      const scroll = await page.evaluate(async () => {
+      const scroll = await page.evaluate(async (capMs) => {
         const b = window.__bench;
         const se = document.scrollingElement;
         se.scrollTop = 0;
@@ -499,15 +506,18 @@ if (opts.only.has('viewer') && opts.viewer) {
         const t0 = performance.now();
         b.startFrames();
         const steps = 300;
-        for (let i = 1; i <= steps; i++) {
-          se.scrollTop = ((se.scrollHeight - innerHeight) * i) / steps;
+        let done = 0;
+        // A page whose frames take seconds would take an hour: stop at the cap, and say
+        // how far it got.
+        while (done < steps && performance.now() - t0 < capMs) {
+          se.scrollTop = ((se.scrollHeight - innerHeight) * ++done) / steps;
           await b.afterFrames(1);
         }
         await b.afterFrames(2);
         const t1 = performance.now();
         performance.mark('bench-end');
-        return { ms: t1 - t0, steps, height: se.scrollHeight, atBottom: se.scrollTop + innerHeight >= se.scrollHeight - 2, frames: b.stopFrames(), longTasks: b.longTasksIn(t0, t1) };
-      });
+        return { ms: t1 - t0, steps, done, overCap: done < steps, height: se.scrollHeight, atBottom: se.scrollTop + innerHeight >= se.scrollHeight - 2, frames: b.stopFrames(), longTasks: b.longTasksIn(t0, t1) };
+      }, opts.scrollCapS * 1000);
       scroll.tasks = await scrollTrace.stop();
       Object.assign(z, {
         state: r.state, loadMs: sig(r.doneAt - r.openAt), firstDocMs: sig(r.firstDocMs), searchableMs: sig(r.doneAt - r.openAt + find.ms), find,

@@ -16,10 +16,12 @@ export const USAGE = `node bench/browser.mjs [options]
   --appends N        appends timed on each thread (default 30)
   --only LIST        parts to run, of stream, paced, viewer, append, cold (default all)
   --cap S            seconds a streaming run may take before it is stopped (default 240)
-  --caps LIST        per pipeline, as sd.stream=240,ds.stream=900 (over --cap)
+  --caps LIST        per pipeline, as sd.stream=240,ds.stream=900 (over --cap; default
+                     sd.stream=120: at 10 MB Streamdown's ratio is taken on what it was fed)
   --pipelines LIST   streaming pipelines to run, of ds.stream, ds.load, smd.stream, sd.stream,
                      floor.stream (default all)
   --viewer-cap S     seconds the viewer may take to load (default 900)
+  --scroll-cap S     seconds the viewer's scroll from top to bottom may take (default 60)
   --no-trace         no Chrome trace (no per-task CPU times; less overhead)
   --seed N           the generator's seed (default 42)
   --chromium PATH    the browser (default $CHROMIUM or /usr/bin/chromium)
@@ -34,7 +36,7 @@ export function parseArgs(argv, repo) {
   const o = {
     pkg: resolve(repo, 'pkg'), quick: false, sizes: ['1m', '10m'], rounds: { '100k': 3, '1m': 3, '10m': 2 },
     paced: '1m', viewer: '100m', cold: '1m', coldRounds: 3, appendDocs: 10_000, appends: 30,
-    only: new Set(PARTS), capS: 240, caps: {}, pipelines: null, viewerCapS: 900, trace: true, seed: 42,
+    only: new Set(PARTS), capS: 240, caps: { 'sd.stream': 120 }, pipelines: null, viewerCapS: 900, scrollCapS: 60, trace: true, seed: 42,
     chromium: process.env.CHROMIUM ?? '/usr/bin/chromium', out: null, report: null,
   };
   const given = new Set();
@@ -65,6 +67,7 @@ export function parseArgs(argv, repo) {
       case '--only': o.only = new Set(value().split(',').filter(Boolean)); break;
       case '--cap': o.capS = Number(value()); break;
       case '--viewer-cap': o.viewerCapS = Number(value()); break;
+      case '--scroll-cap': o.scrollCapS = Number(value()); break;
       case '--caps': for (const kv of value().split(',').filter(Boolean)) { const [k, v] = kv.split('='); o.caps[k] = Number(v); } break;
       case '--pipelines': o.pipelines = value().split(',').filter(Boolean); break;
       case '--no-trace': o.trace = false; break;
@@ -87,6 +90,7 @@ export function parseArgs(argv, repo) {
     if (!given.has('--appends')) o.appends = 10;
     if (!given.has('--cap')) o.capS = 120;
     if (!given.has('--viewer-cap')) o.viewerCapS = 120;
+    if (!given.has('--scroll-cap')) o.scrollCapS = 20;
   }
   if (roundsArg) {
     if (/^\d+$/.test(roundsArg)) for (const s of SIZES) o.rounds[s] = Number(roundsArg);
@@ -94,7 +98,7 @@ export function parseArgs(argv, repo) {
   }
   for (const s of o.sizes) if (!['100k', '1m', '10m'].includes(s)) throw new Error(`--sizes: unknown size ${s} (100k, 1m, 10m)`);
   for (const p of o.only) if (!PARTS.includes(p)) throw new Error(`--only: unknown part ${p} (${PARTS.join(', ')})`);
-  for (const [k, v] of [['--cold-rounds', o.coldRounds], ['--append-docs', o.appendDocs], ['--appends', o.appends], ['--cap', o.capS], ['--viewer-cap', o.viewerCapS], ['--seed', o.seed]]) {
+  for (const [k, v] of [['--cold-rounds', o.coldRounds], ['--append-docs', o.appendDocs], ['--appends', o.appends], ['--cap', o.capS], ['--viewer-cap', o.viewerCapS], ['--scroll-cap', o.scrollCapS], ['--seed', o.seed]]) {
     if (!Number.isFinite(v) || v < 0) throw new Error(`${k} takes a number`);
   }
   return o;

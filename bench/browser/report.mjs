@@ -47,10 +47,10 @@ export function goalRows(r) {
   }
   {
     const e = ds?.elements;
-    rows.push([`… DOM elements at the end (page and shadow roots)`, '< 30,000', int(e), status(e == null ? null : e < 30_000)]);
+    rows.push([`… DOM elements at the end (page and shadow roots)`, '< 30,000 (the viewer\'s goal)', int(e), status(e == null ? null : e < 30_000)]);
     const bytes = r.inputs?.[big]?.bytes;
     const mem = ds?.growth;
-    rows.push([`… JS heap + wasm memory the stream added (after GC, less the page's before it) ÷ the input`, '≤ 3×', mem != null && bytes ? `${times(mem / bytes)} (${mb(mem)}; ${mb(ds.jsPlusWasm)} in all; Blink's DOM heap another ${mb(ds.dom)})` : '–', status(mem != null && bytes ? mem / bytes <= 3 : null)]);
+    rows.push([`… JS heap + wasm memory the stream added (after GC, less the page's before it) ÷ the input`, '≤ 3× (the viewer\'s goal)', mem != null && bytes ? `${times(mem / bytes)} (${mb(mem)}; ${mb(ds.jsPlusWasm)} in all; Blink's DOM heap another ${mb(ds.dom)})` : '–', status(mem != null && bytes ? mem / bytes <= 3 : null)]);
   }
   {
     const p = r.paced?.medians?.['ds.stream'];
@@ -62,9 +62,13 @@ export function goalRows(r) {
   const vOk = v && !v.overCap;
   const vOver = v?.crashed ? 'the page crashed' : v?.overCap ? `over cap (${r.viewerCapS ?? ''} s)` : 'not measured';
   rows.push([`Opening a ${VL} saved session in the viewer: first document on screen`, '≤ 1 s', v ? ms(v.firstDocMs) : 'not measured', status(v?.firstDocMs != null ? v.firstDocMs <= 1000 : null)]);
-  rows.push(['… longest task while the rest loads, CPU / wall', '≤ 100 ms', vOk ? `${ms(v.tasks?.maxCpuMs)} / ${ms(v.tasks?.maxWallMs ?? v.longTasks?.max)}` : vOver, status(vOk && v.tasks ? v.tasks.maxCpuMs <= 100 : null)]);
-  rows.push(['… whole session searchable (loaded, then find() of the last message\'s words)', '≤ 10 s', vOk ? ms(v.searchableMs) : vOver, status(vOk ? v.searchableMs <= 10_000 : null)]);
-  rows.push(['… DOM elements', '< 30,000', vOk ? int(v.elements) : vOver, status(vOk ? v.elements < 30_000 : null)]);
+  // A viewer stopped at its cap: what it did by then decides the goals it already missed.
+  const lt = v?.overCap && v.longTasks ? v.longTasks : null;
+  rows.push(['… longest task while the rest loads, CPU / wall', '≤ 100 ms',
+    vOk ? `${ms(v.tasks?.maxCpuMs)} / ${ms(v.tasks?.maxWallMs ?? v.longTasks?.max)}` : lt ? `– / ${ms(lt.max)} (long tasks until the cap; ${vOver})` : vOver,
+    status(vOk && v.tasks ? v.tasks.maxCpuMs <= 100 : lt && lt.max > 100 ? false : null)]);
+  rows.push(['… whole session searchable (loaded, then find() of the last message\'s words)', '≤ 10 s', vOk ? ms(v.searchableMs) : vOver, status(vOk ? v.searchableMs <= 10_000 : v?.overCap && !v.crashed ? false : null)]);
+  rows.push(['… DOM elements', '< 30,000', vOk ? int(v.elements) : v?.elements != null ? `${int(v.elements)} (at the cap, ${mb(v.readBytes)} read)` : vOver, status(vOk ? v.elements < 30_000 : v?.elements >= 30_000 ? false : null)]);
   rows.push(['… scrolling end to end: longest frame (wall) / longest task (CPU)', '≤ 50 ms', vOk ? `${ms(v.scroll?.frames?.max)} / ${ms(v.scroll?.tasks?.maxCpuMs)}` : vOver, status(vOk && v.scroll?.tasks ? v.scroll.tasks.maxCpuMs <= 50 : null)]);
   rows.push(['… JS heap + wasm memory the session added (after GC) ÷ the file', '≤ 3×', vOk ? `${times(v.memoryRatio)} (${mb(v.memory?.growth)}; ${mb(v.memory?.jsPlusWasm)} in all; Blink's DOM heap another ${mb(v.memory?.dom)})` : vOver, status(vOk ? v.memoryRatio <= 3 : null)]);
   {
@@ -115,14 +119,16 @@ export function viewerTable(r) {
   const v = r.viewer;
   if (v) {
     const L = LABEL[v.size];
-    if (v.overCap) rows.push([`viewer, ${L}`, `${v.crashed ? 'the page crashed' : `over cap (${r.viewerCapS} s)`}: ${mb(v.readBytes)} of ${mb(v.bytes)} read; first document ${ms(v.firstDocMs)}`]);
+    if (v.overCap) rows.push([`viewer, ${L}`, `${v.crashed ? 'the page crashed' : `over cap (${r.viewerCapS} s)`}: ${mb(v.readBytes)} of ${mb(v.bytes)} read; first document ${ms(v.firstDocMs)}; by then ${int(v.elements)} DOM elements / ${int(v.memory?.nodes)} nodes, JS heap + wasm ${mb(v.memory?.jsHeap)} + ${mb(v.memory?.wasm)} (Blink's DOM heap ${mb(v.memory?.dom)})`]);
     else {
       rows.push([`viewer, ${L}: first document on screen / loaded / searchable`, `${ms(v.firstDocMs)} / ${ms(v.loadMs)} / ${ms(v.searchableMs)} (find() ${ms(v.find.ms)}, ${v.find.count} matches)`]);
       rows.push([`viewer, ${L}: main thread while loading, CPU / wall in tasks`, `${ms(v.cpuMs)} / ${ms(v.taskMs)}; ${int(v.tasks?.count)} tasks, ${int(v.tasks?.over50Cpu)} / ${int(v.tasks?.over50Wall)} over 50 ms, ${int(v.tasks?.over100Cpu)} / ${int(v.tasks?.over100Wall)} over 100 ms (CPU / wall)`]);
       rows.push([`viewer, ${L}: longest task while loading, CPU / wall; longest frame`, `${ms(v.tasks?.maxCpuMs)} / ${ms(v.tasks?.maxWallMs)}; ${ms(v.frames?.max)}`]);
       rows.push([`viewer, ${L}: DOM elements / nodes`, `${int(v.elements)} / ${int(v.memory?.nodes)}`]);
       rows.push([`viewer, ${L}: JS heap + wasm after GC (Blink's DOM heap)`, `${mb(v.memory?.jsHeap)} + ${mb(v.memory?.wasm)}, ${mb(v.memory?.growth)} more than before opening = ${times(v.memoryRatio)} the file (${mb(v.memory?.dom)})`]);
-      rows.push([`viewer, ${L}: scrolling end to end (${v.scroll?.steps} steps, one a frame, ${int(v.scroll?.height)} px)`, `longest frame ${ms(v.scroll?.frames?.max)}, ${int(v.scroll?.frames?.over50)} frames over 50 ms; longest task ${ms(v.scroll?.tasks?.maxCpuMs)} CPU / ${ms(v.scroll?.tasks?.maxWallMs)} wall`]);
+      const sc = v.scroll;
+      const steps = sc?.overCap ? `stopped at the ${ms(sc.ms)} cap after ${sc.done} of ${sc.steps} steps` : `${sc?.steps} steps`;
+      rows.push([`viewer, ${L}: scrolling end to end (${steps}, one a frame, ${int(sc?.height)} px)`, `longest frame ${ms(v.scroll?.frames?.max)}, ${int(v.scroll?.frames?.over50)} frames over 50 ms; longest task ${ms(v.scroll?.tasks?.maxCpuMs)} CPU / ${ms(v.scroll?.tasks?.maxWallMs)} wall`]);
     }
   }
   const a = r.append;
