@@ -14,7 +14,12 @@ const ms = (x) => (x == null || !Number.isFinite(x) ? '–' : x < 10 ? `${x.toFi
 const mb = (x) => (x == null || !Number.isFinite(x) ? '–' : `${(x / 1e6).toFixed(x < 1e7 ? 1 : 0)} MB`);
 const int = (x) => (x == null || !Number.isFinite(x) ? '–' : Math.round(x).toLocaleString('en-US'));
 const ratioText = (r) =>
-  r ? `${r.atLeast ? '≥ ' : ''}${times(r.median)}${r.rounds > 1 ? ` [${times(r.min)} … ${times(r.max)}]` : ''}${r.prefixBytes ? ` on the first ${mb(r.prefixBytes)} (a run stopped at the cap)` : ''}` : '–';
+  r
+    ? `${r.atLeast ? '≥ ' : ''}${times(r.median)}${r.rounds > 1 ? ` [${times(r.min)} … ${times(r.max)}]` : ''}` +
+      (r.atLeast ? ' (a run stopped at the cap: its time so far ÷ the whole one-shot)' : '') +
+      (r.prefixBytes ? ` on the first ${mb(r.prefixBytes)} (a run stopped at the cap${r.proRata ? '; the one-shot\'s time pro rata' : ''})` : '') +
+      (r.prorated ? `; ${times(r.prorated.median)} with the one-shot's time pro rata on the first ${mb(r.prorated.prefixBytes)}` : '')
+    : '–';
 
 /** Rows `[what, goal, measured, status]`. */
 export function goalRows(r) {
@@ -48,9 +53,10 @@ export function goalRows(r) {
   {
     const e = ds?.elements;
     rows.push([`… DOM elements at the end (page and shadow roots)`, '< 30,000 (the viewer\'s goal)', int(e), status(e == null ? null : e < 30_000)]);
-    const bytes = r.inputs?.[big]?.bytes;
+    // A run stopped at the cap is held to the bytes it was fed.
+    const bytes = ds?.overCap && ds.fed ? ds.fed : r.inputs?.[big]?.bytes;
     const mem = ds?.growth;
-    rows.push([`… JS heap + wasm memory the stream added (after GC, less the page's before it) ÷ the input`, '≤ 3× (the viewer\'s goal)', mem != null && bytes ? `${times(mem / bytes)} (${mb(mem)}; ${mb(ds.jsPlusWasm)} in all; Blink's DOM heap another ${mb(ds.dom)})` : '–', status(mem != null && bytes ? mem / bytes <= 3 : null)]);
+    rows.push([`… JS heap + wasm memory the stream added (after GC, less the page's before it) ÷ the input${ds?.overCap ? ' fed' : ''}`, '≤ 3× (the viewer\'s goal)', mem != null && bytes ? `${times(mem / bytes)} (${mb(mem)}; ${mb(ds.jsPlusWasm)} in all; Blink's DOM heap another ${mb(ds.dom)})` : '–', status(mem != null && bytes ? mem / bytes <= 3 : null)]);
   }
   {
     const p = r.paced?.medians?.['ds.stream'];

@@ -38,6 +38,7 @@ export function summarise(z) {
     const per = [];
     const prefix = [];
     const atLeast = [];
+    const prorated = [];
     const A = z.runs[a] ?? [];
     const B = z.runs[b] ?? [];
     for (let i = 0; i < Math.min(A.length, B.length); i++) {
@@ -50,14 +51,19 @@ export function summarise(z) {
       const bytes = Math.min(ka.at(-1)?.[0] ?? 0, kb.at(-1)?.[0] ?? 0);
       const ca = bytes > 0 ? cpuAt(ka, bytes) : null;
       const cb = bytes > 0 ? cpuAt(kb, bytes) : null;
-      if (ca != null && cb > 0) prefix.push([ca / cb, bytes]);
-      // A one-shot has no progress: the stopped run's time so far bounds it from below.
-      else if (A[i].overCap && !B[i].overCap && B[i].cpuMs > 0) atLeast.push(A[i].cpuMs / B[i].cpuMs);
+      // A one-shot load has no progress marks: its time on a prefix is its whole time
+      // pro rata (an estimate), and the stopped run's time so far against its whole time
+      // is a bound from below, which decides a goal it already misses.
+      const oneShot = A[i].mode === 'load' || B[i].mode === 'load';
+      if (ca != null && cb > 0) (oneShot ? prorated : prefix).push([ca / cb, bytes]);
+      if (A[i].overCap && !B[i].overCap && B[i].mode === 'load' && B[i].cpuMs > 0) atLeast.push(A[i].cpuMs / B[i].cpuMs);
     }
     const stats = (v) => ({ median: sig(median(v)), min: sig(Math.min(...v)), max: sig(Math.max(...v)), rounds: v.length });
+    const onBytes = (v) => ({ ...stats(v.map((p) => p[0])), prefixBytes: Math.min(...v.map((p) => p[1])) });
     if (per.length) return stats(per);
-    if (prefix.length) return { ...stats(prefix.map((p) => p[0])), prefixBytes: Math.min(...prefix.map((p) => p[1])) };
-    if (atLeast.length) return { ...stats(atLeast), atLeast: true };
+    if (prefix.length) return onBytes(prefix);
+    if (atLeast.length) return { ...stats(atLeast), atLeast: true, ...(prorated.length ? { prorated: onBytes(prorated) } : {}) };
+    if (prorated.length) return { ...onBytes(prorated), proRata: true };
     return null;
   };
   for (const [a, b] of [['ds.stream', 'ds.load'], ['ds.stream', 'smd.stream'], ['sd.stream', 'ds.stream'], ['smd.stream', 'ds.stream'], ['ds.load', 'smd.stream'], ['floor.stream', 'ds.stream']]) {
