@@ -10,32 +10,10 @@
 import { marked } from 'marked';
 import * as smd from 'streaming-markdown';
 import { createParser } from 'eventsource-parser';
-import { createTwoFilesPatch } from 'diff';
-import { html as diff2html } from 'diff2html';
+import { escapeHtml, toolHtml } from './tools.mjs';
+import { dispatchLine } from './ingest.mjs';
 
-const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-const SPECIAL = /[&<>"]/g;
-/** HTML-escapes text. */
-export const escapeHtml = (s) => s.replace(SPECIAL, (c) => ESCAPES[c]);
-
-/** A tool call's HTML once it completed (the Cursor stream-json keys). */
-export function toolHtml(key, args, result) {
-  const ok = result?.success ?? {};
-  switch (key) {
-    case 'readToolCall':
-      return `<div class="tool read"><div class="h">Read ${escapeHtml(args.path ?? '')}</div><pre><code>${escapeHtml(ok.content ?? '')}</code></pre></div>`;
-    case 'writeToolCall':
-      return `<div class="tool write"><div class="h">Write ${escapeHtml(args.path ?? '')}</div><pre><code>${escapeHtml(args.fileText ?? '')}</code></pre></div>`;
-    case 'editToolCall': {
-      const patch = createTwoFilesPatch(args.path, args.path, `${args.oldString}\n`, `${args.newString}\n`, '', '', { context: 3 });
-      return `<div class="tool edit">${diff2html(patch, { drawFileList: false, matching: 'none', outputFormat: 'line-by-line' })}</div>`;
-    }
-    case 'shellToolCall':
-      return `<div class="tool shell"><div class="h">$ ${escapeHtml(args.command ?? '')}</div><pre>${escapeHtml(ok.stdout ?? '')}${escapeHtml(ok.stderr ?? '')}</pre><div class="exit">${ok.exitCode}</div></div>`;
-    default:
-      return `<div class="tool">${escapeHtml(key)}</div>`;
-  }
-}
+export { escapeHtml, toolHtml };
 
 // ---------------------------------------------------------------- sinks
 
@@ -221,32 +199,6 @@ export class BlockMemoSink extends Sink {
 export const SINKS = { floor: FloorSink, smd: SmdSink, blockmemo: BlockMemoSink };
 
 // ---------------------------------------------------------------- ingest
-
-function dispatchLine(o, sink) {
-  switch (o.type) {
-    case 'assistant':
-      for (const c of o.message.content) if (c.type === 'text') sink.delta(c.text);
-      return;
-    case 'tool_call':
-      for (const key in o.tool_call) {
-        const call = o.tool_call[key];
-        if (o.subtype === 'started') sink.toolStarted(key, call.args);
-        else sink.toolCompleted(key, call.args, call.result);
-        return;
-      }
-      return;
-    case 'user': {
-      let text = '';
-      for (const c of o.message.content) if (c.type === 'text') text += c.text;
-      sink.user(text);
-      return;
-    }
-    case 'result':
-      sink.end();
-      return;
-    default:
-  }
-}
 
 /** Streams NDJSON in `chunk`-byte pieces into `sink`; `times`, when given, gets each chunk's ms. */
 export function streamNdjson(buf, sink, chunk, times = null) {
