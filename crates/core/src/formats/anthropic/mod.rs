@@ -4,6 +4,7 @@
 
 pub(super) mod blocks;
 mod messages;
+mod server_tools;
 pub(super) mod stream;
 
 pub(super) use messages::Messages;

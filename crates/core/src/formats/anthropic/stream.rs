@@ -336,7 +336,7 @@ fn close(block: Open, p: Option<&Payload<'_>>, n: &mut dyn Sink) {
             };
             n.apply(Event::ToolArgs { call_id: id, args });
         }
-        Open::Compaction(summary) => super::blocks::compaction(&summary, n),
+        Open::Compaction(summary) => super::server_tools::compaction(&summary, n),
         Open::Text | Open::Tool { .. } | Open::Other => {}
     }
 }
