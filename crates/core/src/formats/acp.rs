@@ -471,8 +471,9 @@ impl Acp {
             "tool_call" | "tool_call_update" => {
                 self.prose = None;
                 let id = u.string("toolCallId")?.unwrap_or_default();
-                self.merge(&id, u)?;
-                self.show(&id, n);
+                if self.merge(&id, u)? {
+                    self.show(&id, n);
+                }
             }
             "plan" => {
                 self.prose = None;
@@ -601,7 +602,9 @@ impl Acp {
 
     /// Merges a `tool_call` or `tool_call_update` (or a permission request's tool
     /// call) into what is known of the call: the fields it carries replace theirs.
-    fn merge(&mut self, id: &str, u: Fields<'_, '_>) -> Read<()> {
+    /// Returns whether it changed anything (an update that repeats a status shows
+    /// nothing again: work follows what changed).
+    fn merge(&mut self, id: &str, u: Fields<'_, '_>) -> Read<bool> {
         let kind = u.str("kind")?;
         let title = u.str("title")?;
         let status = u.str("status")?;
@@ -611,6 +614,7 @@ impl Acp {
         let locations = u.list("locations", |l| {
             Ok((l.string("path")?.unwrap_or_default(), l.u64("line")?))
         })?;
+        let new = !self.calls.contains_key(id);
         let call = self.calls.entry(id.to_owned()).or_insert_with(|| Call {
             name: String::new(),
             kind: String::new(),
@@ -629,6 +633,14 @@ impl Acp {
         if let Some(title) = title {
             call.title = title.to_owned();
         }
+        let changed = new
+            || kind.is_some()
+            || title.is_some()
+            || raw_input.is_some()
+            || raw_output.is_some()
+            || content.is_some()
+            || locations.is_some()
+            || status.is_some_and(|s| call.status.as_deref() != Some(s));
         if let Some(status) = status {
             call.status = Some(status.to_owned());
         }
@@ -674,7 +686,7 @@ impl Acp {
                 }
             }
         }
-        Ok(())
+        Ok(changed)
     }
 
     /// Shows a call as what is known of it now: started, updated, or ended.
@@ -761,8 +773,9 @@ impl Acp {
         let call = match params.object("toolCall")? {
             Some(tc) => {
                 let call = tc.string("toolCallId")?.unwrap_or_default();
-                self.merge(&call, tc)?;
-                self.show(&call, n);
+                if self.merge(&call, tc)? {
+                    self.show(&call, n);
+                }
                 call
             }
             None => String::new(),

@@ -149,7 +149,10 @@ impl Adapter for AiSdkUi {
         self.flush_sources(n);
         // Calls whose input never came whole keep what was streamed; the normaliser
         // says the response was cut off.
-        for (id, call) in std::mem::take(&mut self.calls) {
+        // In the order of their ids, so that the result does not depend on a hash.
+        let mut calls: Vec<_> = std::mem::take(&mut self.calls).into_iter().collect();
+        calls.sort_by(|a, b| a.0.cmp(&b.0));
+        for (id, call) in calls {
             if !call.has_input && !call.input.trim().is_empty() {
                 let args = parse_input(&call.input);
                 n.apply(Event::ToolArgs { call_id: id, args });
