@@ -180,7 +180,10 @@ pub(super) struct Items {
     summarised: Vec<String>,
     /// Input streamed so far for each call (`*.delta`), by item id: kept only for a
     /// stream cut off before its `done`, never parsed while it grows.
-    pub(super) partial: Vec<(String, String)>,
+    /// The number of the item's `added` keeps their order for a cut-off stream.
+    partial: HashMap<String, (usize, String)>,
+    /// Calls added so far.
+    added: usize,
 }
 
 impl Items {
@@ -210,14 +213,15 @@ impl Items {
         };
         let call_id = item.call_key();
         self.call_ids.insert(id.clone(), call_id.clone());
-        self.partial.push((id, String::new()));
+        self.added += 1;
+        self.partial.insert(id, (self.added, String::new()));
         self.call(call_id, name, args, None, n);
     }
 
     /// Streamed input of the call of item `id` (arguments, code, a diff): kept, not
     /// read, until the item is done.
     pub(super) fn input_delta(&mut self, id: &str, delta: &str) {
-        if let Some((_, text)) = self.partial.iter_mut().rev().find(|(i, _)| i == id) {
+        if let Some((_, text)) = self.partial.get_mut(id) {
             text.push_str(delta);
         }
     }
@@ -318,7 +322,7 @@ impl Items {
     /// shown again). `p` says where, for a call's arguments that are not JSON.
     pub(super) fn done(&mut self, item: Item<'_, '_>, p: &Payload<'_>, n: &mut dyn Sink) {
         let id = item.id.unwrap_or_default().to_owned();
-        self.partial.retain(|(i, _)| *i != id);
+        self.partial.remove(&id);
         match item.kind {
             "message" => {
                 // Each part whole: what its deltas did not show (all of it, unstreamed).
@@ -543,7 +547,9 @@ impl Items {
     /// The calls of a stream that ended before their items were done: each gets the
     /// input streamed so far (parsed where it is whole JSON, else kept as text).
     pub(super) fn cut_off(&mut self, n: &mut dyn Sink) {
-        for (id, text) in std::mem::take(&mut self.partial) {
+        let mut partial: Vec<_> = std::mem::take(&mut self.partial).into_iter().collect();
+        partial.sort_by_key(|(_, (order, _))| *order);
+        for (id, (_, text)) in partial {
             let Some(call_id) = self.call_ids.get(&id) else {
                 continue;
             };
