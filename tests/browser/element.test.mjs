@@ -47,7 +47,7 @@ function fixtures() {
   const out = [{ path: 'examples/cursor-session.jsonl' }, { path: '(generated)', bytes: generated() }];
   for (const format of readdirSync(`${ROOT}/tests/fixtures`)) {
     for (const f of readdirSync(`${ROOT}/tests/fixtures/${format}`)) {
-      if (f.includes('.expected.')) continue;
+      if (f.includes('.expected.') || f === 'README.md') continue;
       const stem = f.replace(/\.[^.]+$/, '');
       out.push({ path: `tests/fixtures/${format}/${f}`, golden: `tests/fixtures/${format}/${stem}.expected.html` });
     }

@@ -14,6 +14,10 @@ fn the_cli_reads_every_agent_format() {
         ("codex-session", "session.jsonl"),
         ("gemini-cli-stream-json", "session.jsonl"),
         ("gemini-cli-json", "response.json"),
+        ("openai-responses-stream", "web_search.sse"),
+        ("openai-responses", "web_search.json"),
+        ("ai-sdk-ui-stream", "react_agent.sse"),
+        ("agent-client-protocol", "prompt_turn.jsonl"),
     ] {
         let path = root.join(format).join(file);
         let out = Command::new(env!("CARGO_BIN_EXE_docstream"))

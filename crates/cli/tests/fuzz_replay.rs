@@ -50,7 +50,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
 fn fixtures() -> Vec<(PathBuf, Option<Format>)> {
     files(&root().join("tests/fixtures"))
         .into_iter()
-        .filter(|p| !p.to_string_lossy().contains(".expected."))
+        .filter(|p| !p.to_string_lossy().contains(".expected.") && !p.ends_with("README.md"))
         .map(|p| {
             let dir = p.parent().and_then(Path::file_name).unwrap_or_default();
             let format = Format::parse(&dir.to_string_lossy()).ok().flatten();

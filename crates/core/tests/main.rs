@@ -1,5 +1,6 @@
 //! The tests of this crate, one binary (a module a file).
 
+mod api_formats;
 mod boundaries;
 mod fixtures;
 mod provider_formats;

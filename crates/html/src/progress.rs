@@ -242,7 +242,12 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
                             counted(v.links.len() as u64, Label::ResultOne, Label::Results, l)
                         ));
                     }
-                    (Label::SearchingWeb, Label::SearchedWeb, s)
+                    // A search without a query (a step's sources) is its results.
+                    (
+                        Label::SearchingWeb,
+                        Label::SearchedWeb,
+                        s.trim_start().to_owned(),
+                    )
                 }
                 ToolView::Subagent(_) => {
                     let sub = m.subagent.as_ref();

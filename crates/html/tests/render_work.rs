@@ -145,7 +145,8 @@ fn every_fixture_at_1_and_16_bytes() {
         };
         for file in std::fs::read_dir(&dir).unwrap() {
             let file = file.unwrap().path();
-            if file.to_str().unwrap().contains(".expected.") {
+            let name = file.to_str().unwrap();
+            if name.contains(".expected.") || name.ends_with("README.md") {
                 continue;
             }
             let input = std::fs::read(&file).unwrap();

@@ -269,6 +269,8 @@ struct Sniff<'a> {
     stats: Option<IgnoredAny>,
     #[serde(default)]
     error: Option<IgnoredAny>,
+    #[serde(default)]
+    jsonrpc: Option<IgnoredAny>,
 }
 
 /// `response`: Gemini's Code Assist wrapper holds an event; anything else is not it.
@@ -334,6 +336,19 @@ const ANTHROPIC_EVENTS: [&str; 7] = [
     "ping",
 ];
 
+/// The chunk types a Vercel AI SDK UI message stream starts with.
+const UI_CHUNKS: [&str; 9] = [
+    "start",
+    "start-step",
+    "text-start",
+    "reasoning-start",
+    "tool-input-start",
+    "tool-input-available",
+    "message-metadata",
+    "finish-step",
+    "finish",
+];
+
 /// Whose message history this is: OpenAI's shows itself by `tool` messages,
 /// `tool_calls`, reasoning fields, `system` messages or its content part types;
 /// Anthropic's by its block types. Plain text histories read the same either way.
@@ -381,6 +396,9 @@ pub(crate) fn json_format(text: &str) -> Option<Format> {
     let sniff: Sniff<'_> = docstream_model::read_json::from_str(text).ok()?;
     if sniff.documents.is_some() || sniff.turns.is_some() {
         return Some(Format::ResponseJson);
+    }
+    if sniff.jsonrpc.is_some() {
+        return Some(Format::AgentClientProtocol);
     }
     if let Some(f) = provider_format(&sniff) {
         return Some(f);
@@ -441,12 +459,19 @@ fn provider_format(sniff: &Sniff<'_>) -> Option<Format> {
     if kind.is_some_and(|k| ANTHROPIC_EVENTS.contains(&k)) {
         return Some(Format::AnthropicStream);
     }
+    if kind.is_some_and(|k| UI_CHUNKS.contains(&k) || k.starts_with("data-")) {
+        return Some(Format::AiSdkUiStream);
+    }
     if kind == Some("message") && sniff.role.is_some() {
         return Some(Format::AnthropicMessages);
     }
     match sniff.object.as_deref() {
         Some("chat.completion.chunk") => return Some(Format::OpenaiStream),
         Some("chat.completion") => return Some(Format::OpenaiMessages),
+        Some("response") => return Some(Format::OpenaiResponses),
+        _ if kind.is_some_and(|k| k.starts_with("response.")) => {
+            return Some(Format::OpenaiResponsesStream);
+        }
         _ => {}
     }
     let wrapped = matches!(sniff.response, Some(WrappedSniff::Gemini { .. }));
@@ -470,6 +495,7 @@ fn array_format(text: &str) -> Option<Format> {
     }
     match provider_format(&first)? {
         f @ (Format::AnthropicStream | Format::GeminiStream | Format::OpenaiStream) => Some(f),
+        f @ (Format::OpenaiResponsesStream | Format::AiSdkUiStream) => Some(f),
         _ => None,
     }
 }
@@ -508,6 +534,7 @@ pub(crate) fn sse_format(event: &str, data: &str) -> Option<Format> {
     }
     match provider_format(&sniff)? {
         f @ (Format::AnthropicStream | Format::GeminiStream | Format::OpenaiStream) => Some(f),
+        f @ (Format::OpenaiResponsesStream | Format::AiSdkUiStream) => Some(f),
         _ => None,
     }
 }

@@ -2,6 +2,8 @@
 //! [`Event`](crate::normalize::Event)s. Adding a format is one module here, one line of
 //! the `formats!` table and one line of detection in [`detect`].
 
+mod acp;
+mod ai_sdk_ui;
 mod anthropic;
 mod apply_patch;
 mod claude_code;
@@ -16,6 +18,7 @@ pub mod fields;
 mod gemini;
 mod gemini_cli;
 mod openai;
+mod openai_responses;
 mod response_json;
 
 use std::fmt;
@@ -130,6 +133,14 @@ formats! {
     GeminiCliStreamJson = "gemini-cli-stream-json", Lines, fixed, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
     /// Gemini CLI `--output-format json`: one object.
     GeminiCliJson = "gemini-cli-json", Values, fixed, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
+    /// OpenAI Responses API events (`response.created` … `response.completed`), as SSE, NDJSON or a JSON array.
+    OpenaiResponsesStream = "openai-responses-stream", Sse, detected, openai_responses::ResponsesStream::default(), ANY_AGENT;
+    /// An OpenAI Responses API response object (`"object": "response"`).
+    OpenaiResponses = "openai-responses", Values, fixed, openai_responses::ResponseObject, ANY_AGENT;
+    /// The Vercel AI SDK's UI message stream (v1): `start` … `finish`, `[DONE]`.
+    AiSdkUiStream = "ai-sdk-ui-stream", Sse, detected, ai_sdk_ui::AiSdkUi::default(), ANY_AGENT;
+    /// The Agent Client Protocol as a client sees it: JSON-RPC messages both ways, one a line.
+    AgentClientProtocol = "agent-client-protocol", Lines, fixed, acp::Acp::default(), &[acp::TOOLS];
 }
 
 /// The Cursor CLI's names: its `stream-json` and `json` output, and the wrapper's variant.
@@ -146,6 +157,9 @@ pub const ANY_AGENT: &[ToolNames] = &[
     codex::TOOLS,
     gemini_cli::TOOLS,
     anthropic::TOOLS,
+    openai_responses::TOOLS,
+    ai_sdk_ui::TOOLS,
+    acp::TOOLS,
 ];
 
 /// How a format's bytes are cut into payloads.

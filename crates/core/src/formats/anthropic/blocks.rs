@@ -23,6 +23,8 @@ pub(in crate::formats) struct Block<'v> {
     pub content: Option<Value>,
     pub is_error: Option<bool>,
     pub title: Option<String>,
+    /// A `compaction` block's summary (its `content` is text).
+    pub content_text: Option<&'v str>,
 }
 
 impl<'v> Block<'v> {
@@ -39,6 +41,7 @@ impl<'v> Block<'v> {
             content: f.value("content"),
             is_error: f.bool("is_error")?,
             title: f.string("title")?,
+            content_text: f.get("content").and_then(Tree::as_str),
         })
     }
 }
@@ -187,12 +190,16 @@ pub(in crate::formats) fn assistant_block(b: Block<'_>, n: &mut dyn Sink) {
             doc_id: None,
         }),
         kind if is_tool_result(kind) => tool_result(b, None, n),
+        "compaction" => super::server_tools::compaction(b.content_text.unwrap_or_default(), n),
         _ => n.apply(Event::Unknown),
     }
 }
 
 /// A `tool_result` (or a server tool's `*_tool_result`): the end of its call.
 fn tool_result(b: Block<'_>, extra: Option<Value>, n: &mut dyn Sink) {
+    if b.kind != "tool_result" && b.kind != "mcp_tool_result" {
+        return super::server_tools::result(b, n);
+    }
     let failed = b.is_error == Some(true);
     let data = match extra {
         Some(extra) if !failed => extra,
@@ -223,7 +230,7 @@ fn tool_result(b: Block<'_>, extra: Option<Value>, n: &mut dyn Sink) {
 
 /// A result's content: a string as it is; text blocks joined into one string; other
 /// blocks (images …) kept whole.
-fn result_data(content: Option<Value>) -> Value {
+pub(super) fn result_data(content: Option<Value>) -> Value {
     match content {
         None | Some(Value::Null) => Value::String(String::new()),
         Some(Value::Array(items)) => {

@@ -1,6 +1,6 @@
 //! Anthropic's streamed events: `message_start`, `content_block_start`,
 //! `content_block_delta` (`text_delta`, `thinking_delta`, `signature_delta`,
-//! `input_json_delta`), `content_block_stop`, `message_delta`, `message_stop`, `ping`,
+//! `input_json_delta`, `compaction_delta`), `content_block_stop`, `message_delta`, `message_stop`, `ping`,
 //! `error`. Tool input arrives as pieces of JSON text and is parsed when its block
 //! stops. Claude Code's `stream_event` lines carry the same events inside its own
 //! session ([`Stream::nested`]).
@@ -63,6 +63,8 @@ struct Delta<'v> {
     thinking: Option<&'v str>,
     signature: Option<&'v str>,
     partial_json: Option<&'v str>,
+    /// `compaction_delta`: a piece of the summary.
+    content: Option<&'v str>,
     stop_reason: Option<String>,
 }
 
@@ -74,6 +76,7 @@ impl<'v> Delta<'v> {
             thinking: f.str("thinking")?,
             signature: f.str("signature")?,
             partial_json: f.str("partial_json")?,
+            content: f.str("content")?,
             stop_reason: f.string("stop_reason")?,
         })
     }
@@ -90,6 +93,8 @@ enum Open {
         name: String,
         json: String,
     },
+    /// A `compaction` block: its summary, shown when the block stops.
+    Compaction(String),
     Other,
 }
 
@@ -256,6 +261,15 @@ impl Stream {
                     json: String::new(),
                 }
             }
+            "compaction" => {
+                n.apply(Event::ToolStart {
+                    call_id: "compaction".to_owned(),
+                    name: "compaction".to_owned(),
+                    args: Value::Object(Default::default()),
+                    doc_id: None,
+                });
+                Open::Compaction(block.content_text.unwrap_or_default().to_owned())
+            }
             _ => {
                 // Whole blocks: redacted thinking, server tool results …
                 assistant_block(block, n);
@@ -292,6 +306,9 @@ impl Stream {
             ("input_json_delta", Some(Open::Tool { json, .. })) => {
                 json.push_str(d.partial_json.unwrap_or_default());
             }
+            ("compaction_delta", Some(Open::Compaction(summary))) => {
+                summary.push_str(d.content.unwrap_or_default());
+            }
             ("citations_delta", _) => {}
             _ => n.apply(Event::Unknown),
         }
@@ -319,6 +336,7 @@ fn close(block: Open, p: Option<&Payload<'_>>, n: &mut dyn Sink) {
             };
             n.apply(Event::ToolArgs { call_id: id, args });
         }
+        Open::Compaction(summary) => super::server_tools::compaction(&summary, n),
         Open::Text | Open::Tool { .. } | Open::Other => {}
     }
 }

@@ -119,6 +119,11 @@ pub(crate) fn build(
     outcome: Option<&ToolOutcome>,
     duration_ms: Option<u64>,
 ) -> (Meta, Option<String>) {
+    // A file editor asked to view a file reads it (Anthropic's text editor tools).
+    let kind = match kind {
+        ToolKind::Edit if fields::str_field(args, &["command"]) == Some("view") => ToolKind::Read,
+        kind => kind,
+    };
     let unread = kind == ToolKind::Patch && file_edit::is_unread_envelope(args);
     match kind {
         ToolKind::Edit | ToolKind::Write | ToolKind::Delete | ToolKind::Patch if !unread => {
@@ -248,7 +253,8 @@ mod tests {
             let format = Format::parse(dir.file_name().unwrap().to_str().unwrap()).unwrap();
             for file in std::fs::read_dir(&dir).unwrap() {
                 let file = file.unwrap().path();
-                if file.to_string_lossy().contains(".expected.") {
+                let name = file.to_string_lossy();
+                if name.contains(".expected.") || name.ends_with("README.md") {
                     continue;
                 }
                 let streamed = read(format, &std::fs::read(&file).unwrap());

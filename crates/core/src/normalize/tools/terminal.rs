@@ -14,7 +14,7 @@ pub(super) fn terminal(
     outcome: Option<&ToolOutcome>,
     duration_ms: Option<u64>,
 ) -> (Meta, Option<String>) {
-    let command = match field(args, &["command", "cmd", "commandLine", "script"]) {
+    let command = match field(args, &["command", "cmd", "commandLine", "script", "code"]) {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Array(parts)) => parts
             .iter()
