@@ -457,3 +457,63 @@ fn a_cursor_run_holds_its_tools_and_its_own_sub_agents_and_goes_on_after_them() 
     assert_eq!(deep.status, ResponseStatus::Completed);
     assert_eq!(r.status, ResponseStatus::Completed);
 }
+
+/// Issue 37: a sub-agent's own transcript (`agent-<id>.jsonl`, every line `isSidechain`)
+/// opens with the prompt its parent agent wrote: it is labelled as the parent agent's,
+/// never "You", on the page and in the objects, and a saved conversation read back
+/// keeps who wrote it.
+#[test]
+fn a_sub_agents_own_transcript_is_prompted_by_its_parent_agent() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/claude-code-transcript/subagent_own_file.jsonl"
+    );
+    let input = std::fs::read(path).unwrap();
+    let mut s = DocStream::new(Options::default());
+    s.push(&input).unwrap();
+    s.finish().unwrap();
+    let Some(Turn::User(prompt)) = s.conversation().turns.first() else {
+        panic!("{path}: no prompt first: {:?}", s.conversation().turns);
+    };
+    assert_eq!(
+        prompt.from,
+        Some(docstream_core::model::PromptFrom::ParentAgent),
+        "{path}"
+    );
+    let html = render_conversation(s.conversation(), &RenderOptions::default());
+    assert!(
+        html.contains("ds-from-agent\">Parent agent<"),
+        "{path}:\n{html}"
+    );
+    assert!(!html.contains(">You<"), "{path}:\n{html}");
+
+    // Read back as a saved conversation, the prompt is still the parent agent's, and
+    // a person's prompt is still the person's.
+    let saved = serde_json::to_string(s.conversation()).unwrap();
+    let mut back = DocStream::new(Options {
+        format: Some(Format::ResponseJson),
+        ..Options::default()
+    });
+    back.push(saved.as_bytes()).unwrap();
+    back.finish().unwrap();
+    let froms: Vec<_> = back
+        .conversation()
+        .turns
+        .iter()
+        .filter_map(|t| match t {
+            Turn::User(u) => Some(u.from),
+            Turn::Assistant(_) => None,
+        })
+        .collect();
+    assert_eq!(
+        froms,
+        [Some(docstream_core::model::PromptFrom::ParentAgent)],
+        "{saved}"
+    );
+    let person = run(&(INIT.to_owned() + &line("user", None, json!("Hi.")) + DONE));
+    assert!(
+        matches!(person.turns.first(), Some(Turn::User(u)) if u.from.is_none()),
+        "{:?}",
+        person.turns
+    );
+}

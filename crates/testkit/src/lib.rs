@@ -23,13 +23,10 @@ pub fn fixtures() -> Vec<(Format, PathBuf)> {
             .unwrap_or_else(|| panic!("{name}: folder is not a format name"));
         for file in std::fs::read_dir(&dir).unwrap() {
             let file = file.unwrap().path();
-            if !file
-                .file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .contains(".expected.")
-            {
+            let name = file.file_name().unwrap().to_str().unwrap();
+            // Goldens, the folder's README (where each case comes from) and the folders
+            // that hold a case's other files (Claude Code's `<session>/subagents/`).
+            if !name.contains(".expected.") && name != "README.md" && !file.is_dir() {
                 all.push((format, file));
             }
         }

@@ -30,7 +30,7 @@ use super::common::end_open_response;
 use super::cursor_cli::WireUsage;
 use super::fields::{self, Fields, Read};
 use super::{Adapter, Payload, json_error, or_report};
-use crate::model::Usage;
+use crate::model::{PromptFrom, Usage};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, kind_in};
 
 /// Claude Code's tool names (MCP tools are `mcp__<server>__<tool>`).
@@ -135,6 +135,9 @@ pub(in crate::formats) struct ClaudeCode {
     agent: Option<String>,
     /// Which `Task` call each sub-agent line of a saved session belongs to.
     sidechains: Sidechains,
+    /// The ids of the calls that started sub-agents (`Task`, `Agent`), whose results
+    /// carry the sub-agent's answer.
+    subagent_calls: HashSet<String>,
 }
 
 /// The `Task` calls of a saved session and the sub-agent lines they own.
@@ -237,6 +240,10 @@ impl Adapter for ClaudeCode {
             return;
         };
         if matches!(line.kind, "user" | "assistant") {
+            if self.sidechain_file.is_none() && line.is_sidechain {
+                // A sub-agent's own transcript: its prompts are its parent agent's.
+                n.apply(Event::PromptsFrom(Some(PromptFrom::ParentAgent)));
+            }
             let own = *self.sidechain_file.get_or_insert(line.is_sidechain);
             if line.is_sidechain && !own && line.parent_tool_use_id.is_none() {
                 match self.sidechains.owner_of(&line) {
@@ -277,7 +284,10 @@ impl Adapter for ClaudeCode {
                 match Content::read(m.content) {
                     // A local command that printed nothing: nothing to show, not a turn.
                     Ok(Content::Text(t)) if is_empty_command_output(t) => {}
-                    Ok(c) => apply_content(Role::User, c, line.tool_use_result, n),
+                    Ok(c) => {
+                        let extra = self.with_answer(&c, line.tool_use_result);
+                        apply_content(Role::User, c, extra, n);
+                    }
                     Err(e) => n.apply(Event::Error(json_error(&e, &p))),
                 }
             }
@@ -312,6 +322,51 @@ impl Adapter for ClaudeCode {
 }
 
 impl ClaudeCode {
+    /// Notes the calls among a message's blocks that start a sub-agent.
+    fn note_subagent_calls(&mut self, blocks: &[Block<'_>]) {
+        for b in blocks {
+            if let (Some(id), Some(name)) = (&b.id, &b.name) {
+                if b.kind == "tool_use" && kind_in(&[TOOLS], name) == ToolKind::Task {
+                    self.subagent_calls.insert(id.clone());
+                }
+            }
+        }
+    }
+
+    /// A sub-agent's `toolUseResult` with its answer: Claude Code's rollup
+    /// (`{agentId, status, totalTokens, …}`) says how the run went, while the answer
+    /// the main agent got is the `tool_result`'s content, which the rollup may lack
+    /// (or hold as `null`). Other results are left as they are.
+    fn with_answer(&self, content: &Content<'_>, extra: Option<Value>) -> Option<Value> {
+        let Some(Value::Object(mut rollup)) = extra else {
+            return extra;
+        };
+        let Content::Blocks(blocks) = content else {
+            return Some(Value::Object(rollup));
+        };
+        let mut results = blocks.iter().filter(|b| b.kind == "tool_result");
+        let (Some(block), None) = (results.next(), results.next()) else {
+            return Some(Value::Object(rollup));
+        };
+        let is_subagent = rollup.contains_key("agentId")
+            || block
+                .tool_use_id
+                .as_ref()
+                .is_some_and(|id| self.subagent_calls.contains(id));
+        let has_answer = match rollup.get("content") {
+            None | Some(Value::Null) => false,
+            Some(Value::String(s)) => !s.is_empty(),
+            Some(Value::Array(a)) => !a.is_empty(),
+            Some(_) => true,
+        };
+        if is_subagent && !has_answer {
+            if let Some(answer) = block.content.clone().filter(|c| !c.is_null()) {
+                rollup.insert("content".to_owned(), answer);
+            }
+        }
+        Some(Value::Object(rollup))
+    }
+
     fn assistant(&mut self, line: Line<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
         let Some(mut m) = line.message else {
             return n.apply(Event::Unknown);
@@ -331,6 +386,9 @@ impl ClaudeCode {
         let stop_reason = m.stop_reason.take();
         match Content::read(m.content) {
             Ok(c) => {
+                if let Content::Blocks(blocks) = &c {
+                    self.note_subagent_calls(blocks);
+                }
                 // Only a saved session leaves its sub-agents' lines to be claimed.
                 if let (Content::Blocks(blocks), true, false) =
                     (&c, self.transcript, line.is_sidechain)
