@@ -90,6 +90,11 @@ export interface UserTurn {
      * ISO 8601 time, where the format carries one.
      */
     created?: string;
+    /**
+     * Who wrote the prompt when it was not the person who ran the agent: a
+     * sub-agent's prompt is written by the agent that started it. Absent: the person.
+     */
+    from?: PromptFrom;
 }
 
 /**
@@ -675,6 +680,11 @@ export type ApprovalStatus = "approved" | "rejected" | "unknown";
 export type DiffMode = "both" | "unified" | "side_by_side";
 
 /**
+ * Who wrote a prompt other than the person who ran the agent.
+ */
+export type PromptFrom = "parent_agent";
+
+/**
  * `clarification` metadata.
  */
 export interface ClarificationMeta {
@@ -1067,6 +1077,13 @@ export class DocStream {
     free(): void;
     [Symbol.dispose](): void;
     /**
+     * Gives the stream a sub-agent's own transcript from beside the session (Claude
+     * Code 2.1+: `<session>/subagents/agent-<agentId>.jsonl`, `agentId` from its file
+     * name): it is shown as the run of the call whose result names that agent. Call it
+     * before writing the session; other formats ignore it.
+     */
+    addSubagent(agent_id: string, transcript: Uint8Array | number[]): void;
+    /**
      * The diff view of the `file_edit` document with this id, or `undefined`.
      */
     diffView(id: string): DiffView | undefined;
@@ -1129,6 +1146,7 @@ export interface InitOutput {
     readonly docstream___stage: (a: number, b: number) => number;
     readonly docstream___takeError: (a: number) => any;
     readonly docstream___writeStaged: (a: number, b: number) => number;
+    readonly docstream_addSubagent: (a: number, b: number, c: number, d: number, e: number) => void;
     readonly docstream_diffView: (a: number, b: number, c: number) => [number, number, number];
     readonly docstream_end: (a: number) => [number, number];
     readonly docstream_format: (a: number) => [number, number];

@@ -223,6 +223,35 @@ fn read_input(path: &str) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("cannot read {path}: {e}"))
 }
 
+/// Claude Code 2.1+ keeps each sub-agent of `<session>.jsonl` in
+/// `<session>/subagents/agent-<id>.jsonl`: when that folder is there, each file is given
+/// to the stream, which shows it as the run of the call that started the agent. Files
+/// that are not a sub-agent's (`agent-acompact-…`: Claude Code's own summaries) and
+/// unreadable ones are left out.
+fn add_subagent_files(path: &str, stream: &mut DocStream) {
+    let Some(stem) = path.strip_suffix(".jsonl") else {
+        return;
+    };
+    let Ok(dir) = std::fs::read_dir(std::path::Path::new(stem).join("subagents")) else {
+        return;
+    };
+    let mut files: Vec<(String, std::path::PathBuf)> = dir
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let id = name.strip_prefix("agent-")?.strip_suffix(".jsonl")?;
+            (!id.starts_with("acompact")).then(|| (id.to_owned(), e.path()))
+        })
+        .collect();
+    files.sort();
+    for (id, file) in files {
+        if let Ok(bytes) = std::fs::read(&file) {
+            stream.add_subagent(&id, bytes);
+        }
+    }
+}
+
 /// The input's name for messages.
 fn display_name(path: &str) -> &str {
     if path == "-" { "standard input" } else { path }
@@ -359,6 +388,7 @@ fn run() -> Result<(), Failure> {
             }
         }
     };
+    add_subagent_files(&args.input, &mut stream);
     let (total, binary) = read_into(&args.input, args.chunk, &mut stream, &mut apply)?;
     stream.finish().map_err(|e| e.to_string())?;
     apply(&mut stream);

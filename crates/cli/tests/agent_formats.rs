@@ -63,3 +63,48 @@ fn the_cli_reads_every_agent_format() {
         );
     }
 }
+
+/// Issue 37: `docstream json|html|text <session>.jsonl` reads Claude Code 2.1+'s
+/// `<session>/subagents/agent-<id>.jsonl` beside it: the sub-agent's work is nested under
+/// the call that started it, on the page, in the objects and in the progress lines;
+/// from standard input there is no folder to read.
+#[test]
+fn the_cli_nests_a_sessions_sub_agent_files() {
+    use std::process::Command;
+    let path = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join("tests/fixtures/claude-code-transcript/subagent_answers.jsonl");
+    let run = |command: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_docstream"))
+            .args([command, "--chunk", "5"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let conversation: Value = serde_json::from_str(&run("json")).unwrap();
+    let runs: Vec<&Value> = conversation["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| !t["parent"].is_null())
+        .collect();
+    assert_eq!(runs.len(), 1, "{conversation}");
+    assert_eq!(runs[0]["parent"]["toolCallId"], "toolu_01Tot");
+    let html = run("html");
+    assert!(
+        html.contains("ds-subagent-run") && html.contains("Searching for the total computation."),
+        "{}",
+        path.display()
+    );
+    let text = run("text");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("  ") && l.contains("computeTotal")),
+        "{text}"
+    );
+}

@@ -80,6 +80,12 @@ fn cli_list_render_and_export_a_folder_of_both_stores() {
         page.contains("href=\"../c/s-main.html#doc_"),
         "the sub-agent links to the call that started it"
     );
+    // Issue 37: its prompt is the parent agent's, and the call's raw id is no label.
+    assert!(
+        page.contains("ds-from-agent\">Parent agent<") && !page.contains(">You<"),
+        "{page}"
+    );
+    assert!(!page.contains("<code>toolu_"), "{page}");
     let parent = fs::read_to_string(site.join("c/s-main.html")).unwrap();
     assert!(parent.contains("<li data-doc=\"doc_"), "{parent}");
     for f in [

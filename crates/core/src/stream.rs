@@ -49,6 +49,8 @@ struct Reader {
     format: Option<Format>,
     normalizer: Normalizer,
     adapter: Option<Box<dyn Adapter>>,
+    /// Sub-agent transcripts given before the format was known.
+    subagents: Vec<(String, Vec<u8>)>,
 }
 
 /// A live conversation read from a byte stream.
@@ -75,6 +77,7 @@ impl DocStream {
             format: None,
             normalizer: Normalizer::new(),
             adapter: None,
+            subagents: Vec::new(),
         };
         if let Some(format) = options.format {
             reader.set_format(format);
@@ -91,6 +94,21 @@ impl DocStream {
             reader,
             bytes: 0,
             finished: false,
+        }
+    }
+
+    /// Gives the stream a sub-agent's own transcript, read from beside the session
+    /// (Claude Code 2.1+ keeps each in `<session>/subagents/agent-<id>.jsonl`): when the
+    /// result of the call that started agent `agent_id` comes, the transcript is read
+    /// as that call's run, as if its lines had been in the session. Give them before
+    /// the session's bytes; a format without sub-agent files ignores them.
+    pub fn add_subagent(&mut self, agent_id: &str, transcript: Vec<u8>) {
+        match self.reader.adapter.as_mut() {
+            Some(adapter) => adapter.subagent(agent_id.to_owned(), transcript),
+            None => self
+                .reader
+                .subagents
+                .push((agent_id.to_owned(), transcript)),
         }
     }
 
@@ -393,7 +411,11 @@ impl Reader {
     }
 
     fn set_format(&mut self, format: Format) {
-        self.adapter = Some(format.adapter());
+        let mut adapter = format.adapter();
+        for (id, transcript) in std::mem::take(&mut self.subagents) {
+            adapter.subagent(id, transcript);
+        }
+        self.adapter = Some(adapter);
         self.normalizer.set_tool_names(format.tools());
         self.format = Some(format);
         self.normalizer.conversation_mut().format = Some(format.name().to_owned());

@@ -145,6 +145,10 @@ pub enum Label {
     ToolCallOne,
     ToolCallMany,
     Prompt,
+    // A run as it happened (issue 37).
+    AgentId,
+    InBackground,
+    ParentAgent,
 }
 
 /// The text of a label in a locale.
@@ -261,6 +265,9 @@ pub fn label(locale: Locale, key: Label) -> &'static str {
         ToolCallOne => ("tool call", "Werkzeugaufruf"),
         ToolCallMany => ("tool calls", "Werkzeugaufrufe"),
         Prompt => ("Prompt", "Auftrag"),
+        AgentId => ("agent", "Agent"),
+        InBackground => ("running in the background", "läuft im Hintergrund"),
+        ParentAgent => ("Parent agent", "Aufrufender Agent"),
     };
     match locale {
         Locale::En => en,

@@ -11,7 +11,7 @@ use crate::escape::Markup;
 use crate::labels::{Label, label};
 use crate::progress::counted;
 use crate::user_prompt::render_user_content;
-use docstream_model::{DocKey, Response, ResponseStatus, Turn, UserTurn};
+use docstream_model::{DocKey, PromptFrom, Response, ResponseStatus, Turn, UserTurn};
 
 /// The closing tag of a turn's element.
 pub(crate) const TURN_CLOSE: &str = "</section>\n";
@@ -99,10 +99,17 @@ fn run_header(response: &Response, opts: &RenderOptions, out: &mut String) {
 }
 
 fn user_header(turn: &UserTurn, opts: &RenderOptions, out: &mut String) {
+    // A sub-agent's prompt is its parent agent's, not the person's.
+    let (class, who) = match turn.from {
+        Some(PromptFrom::ParentAgent) => (" ds-from-agent", Label::ParentAgent),
+        None => ("", Label::You),
+    };
     out.raw("<div class=\"ds-turn-header ds-user-body\" data-turn-id=\"")
         .text(&turn.id)
-        .raw("\"><div class=\"ds-role\">")
-        .text(label(opts.locale, Label::You))
+        .raw("\"><div class=\"ds-role")
+        .raw(class)
+        .raw("\">")
+        .text(label(opts.locale, who))
         .raw("</div>\n<div class=\"ds-user-content\">");
     render_user_content(&turn.content, &turn.id, opts, out);
     out.raw("</div>\n");

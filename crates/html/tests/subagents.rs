@@ -457,3 +457,145 @@ fn a_cursor_run_holds_its_tools_and_its_own_sub_agents_and_goes_on_after_them() 
     assert_eq!(deep.status, ResponseStatus::Completed);
     assert_eq!(r.status, ResponseStatus::Completed);
 }
+
+/// Issue 37: a sub-agent's own transcript (`agent-<id>.jsonl`, every line `isSidechain`)
+/// opens with the prompt its parent agent wrote: it is labelled as the parent agent's,
+/// never "You", on the page and in the objects, and a saved conversation read back
+/// keeps who wrote it.
+#[test]
+fn a_sub_agents_own_transcript_is_prompted_by_its_parent_agent() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/claude-code-transcript/subagent_own_file.jsonl"
+    );
+    let input = std::fs::read(path).unwrap();
+    let mut s = DocStream::new(Options::default());
+    s.push(&input).unwrap();
+    s.finish().unwrap();
+    let Some(Turn::User(prompt)) = s.conversation().turns.first() else {
+        panic!("{path}: no prompt first: {:?}", s.conversation().turns);
+    };
+    assert_eq!(
+        prompt.from,
+        Some(docstream_core::model::PromptFrom::ParentAgent),
+        "{path}"
+    );
+    let html = render_conversation(s.conversation(), &RenderOptions::default());
+    assert!(
+        html.contains("ds-from-agent\">Parent agent<"),
+        "{path}:\n{html}"
+    );
+    assert!(!html.contains(">You<"), "{path}:\n{html}");
+
+    // Read back as a saved conversation, the prompt is still the parent agent's, and
+    // a person's prompt is still the person's.
+    let saved = serde_json::to_string(s.conversation()).unwrap();
+    let mut back = DocStream::new(Options {
+        format: Some(Format::ResponseJson),
+        ..Options::default()
+    });
+    back.push(saved.as_bytes()).unwrap();
+    back.finish().unwrap();
+    let froms: Vec<_> = back
+        .conversation()
+        .turns
+        .iter()
+        .filter_map(|t| match t {
+            Turn::User(u) => Some(u.from),
+            Turn::Assistant(_) => None,
+        })
+        .collect();
+    assert_eq!(
+        froms,
+        [Some(docstream_core::model::PromptFrom::ParentAgent)],
+        "{saved}"
+    );
+    let person = run(&(INIT.to_owned() + &line("user", None, json!("Hi.")) + DONE));
+    assert!(
+        matches!(person.turns.first(), Some(Turn::User(u)) if u.from.is_none()),
+        "{:?}",
+        person.turns
+    );
+}
+
+/// Issue 37: Claude Code 2.1+ keeps each sub-agent in `<session>/subagents/agent-<id>.jsonl`.
+/// Given beside the session, the file is read as the run of the call whose result names
+/// the agent (`toolUseResult.agentId`): its tools inside the call, its prompt no turn,
+/// the run ended by the call's result; the same state and page for every chunking of
+/// the session, patches included; the page is the golden `*.with_subagents.expected.html`.
+#[test]
+fn a_sub_agent_file_beside_the_session_is_its_calls_run() {
+    use docstream_html::patch::PageModel;
+    use docstream_testkit as support;
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/claude-code-transcript"
+    );
+    let session = std::fs::read(format!("{dir}/subagent_answers.jsonl")).unwrap();
+    let agent_file = format!("{dir}/subagent_answers/subagents/agent-a1dd713c82c78b9ed.jsonl");
+    let agent = std::fs::read(&agent_file).unwrap();
+    let read = |cuts: &[usize]| {
+        let mut s = DocStream::new(Options::default());
+        s.add_subagent("a1dd713c82c78b9ed", agent.clone());
+        s.add_subagent("not-in-the-session", b"{\"type\":\"user\"}\n".to_vec());
+        let mut view = HtmlView::new(RenderOptions::default());
+        let mut page = PageModel::new();
+        let mut from = 0;
+        for &to in cuts.iter().chain([session.len()].iter()) {
+            s.push(&session[from..to]).unwrap();
+            let changes = s.take_changes();
+            for p in view.update(s.conversation(), &changes) {
+                page.apply(&p);
+            }
+            from = to;
+        }
+        s.finish().unwrap();
+        let changes = s.take_changes();
+        for p in view.update(s.conversation(), &changes) {
+            page.apply(&p);
+        }
+        (s, page.html())
+    };
+    let (whole, _) = read(&[]);
+    let c = whole.conversation();
+    let html = render_conversation(c, &RenderOptions::default());
+    support::check_golden(
+        std::path::Path::new(&format!(
+            "{dir}/subagent_answers.with_subagents.expected.html"
+        )),
+        &html,
+    );
+    // The first call's run holds the agent's Grep; the other calls have none.
+    let runs: Vec<_> = c
+        .turns
+        .iter()
+        .filter_map(|t| match t {
+            Turn::Assistant(r) if r.parent.is_some() => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(runs.len(), 1, "{agent_file}: {:?}", c.turns);
+    let run = runs[0];
+    assert_eq!(run.parent.as_ref().unwrap().tool_call_id, "toolu_01Tot");
+    assert_eq!(run.status, ResponseStatus::Completed, "{agent_file}");
+    assert!(
+        run.documents
+            .iter()
+            .any(|d| d.doc_type() == DocumentType::ToolCall),
+        "{agent_file}: {:?}",
+        run.documents
+    );
+    assert!(
+        !c.turns
+            .iter()
+            .any(|t| matches!(t, Turn::User(u) if u.content.starts_with("Find where"))),
+        "the sub-agent's prompt is no turn of the session"
+    );
+    assert!(html.contains("Searched"), "{html}");
+    let expected = support::json(&whole);
+    for (name, cuts) in support::chunkings(session.len()) {
+        let (s, patched) = read(&cuts);
+        assert_eq!(support::json(&s), expected, "{agent_file}: chunked {name}");
+        assert_eq!(patched, html, "{agent_file}: patches chunked {name}");
+    }
+}

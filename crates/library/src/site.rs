@@ -209,13 +209,9 @@ impl Site {
                     .get(&(p.conversation.clone(), c.clone()))
                     .cloned()
             });
-            let call = p
-                .tool_call_id
-                .as_deref()
-                .map(|c| format!(" with tool call <code>{}</code>", escape(c)))
-                .unwrap_or_default();
+            // The link leads to the call; its raw id (`toolu_…`) is no label.
             html.push_str(&format!(
-                "<p class=\"dss-parent\">Started by {}{call}</p>\n",
+                "<p class=\"dss-parent\">Started by {}</p>\n",
                 self.link(&p.conversation, doc.as_deref())
             ));
         }

@@ -235,6 +235,38 @@ fn parse_file(path: &Path, format: Option<Format>) -> Result<Conversation, Libra
     Ok(stream.into_conversation())
 }
 
+/// A Claude Code session read in pieces, its sub-agents' own files given beside it (each
+/// read whole: one over [`MAX_SUBAGENT_FILE`] is left to its own page).
+fn parse_session(
+    path: &Path,
+    subagents: &[(String, PathBuf)],
+) -> Result<Conversation, LibraryError> {
+    let mut stream = DocStream::new(Options {
+        format: Some(Format::ClaudeCodeTranscript),
+        ..Options::default()
+    });
+    for (agent, file) in subagents {
+        let Ok(mut f) = open_regular(file) else {
+            continue;
+        };
+        let mut bytes = Vec::new();
+        let read = (&mut f).take(MAX_SUBAGENT_FILE + 1).read_to_end(&mut bytes);
+        if read.is_ok() && bytes.len() as u64 <= MAX_SUBAGENT_FILE {
+            stream.add_subagent(agent, bytes);
+        }
+    }
+    read_pieces(path, |piece| {
+        // Cannot fail before finish.
+        let _ = stream.push(piece);
+        stream.clear_changes();
+    })?;
+    let _ = stream.finish();
+    Ok(stream.into_conversation())
+}
+
+/// The largest sub-agent file read into its session's page (64 MiB).
+const MAX_SUBAGENT_FILE: u64 = 64 << 20;
+
 /// Some lines of a file (a sub-agent inside its session) read into a conversation.
 fn parse_lines(
     path: &Path,
@@ -1182,6 +1214,26 @@ impl Library {
         &self.entries
     }
 
+    /// The files of a Claude Code session's sub-agents that have one (`agent-<id>.jsonl`),
+    /// with their agent ids: read with the session, each shows as its call's run.
+    fn subagent_files(&self, entry: &Entry) -> Vec<(String, PathBuf)> {
+        let prefix = format!("{}.agent-", entry.id);
+        entry
+            .children
+            .iter()
+            .filter_map(|child| {
+                let agent = child.strip_prefix(&prefix)?;
+                self.items.iter().find_map(|(e, source)| match source {
+                    Source::Claude {
+                        file,
+                        part: Part::Whole,
+                    } if &e.id == child => Some((agent.to_owned(), file.clone())),
+                    _ => None,
+                })
+            })
+            .collect()
+    }
+
     /// Reads one conversation.
     pub fn read(&self, id: &str) -> Result<Conversation, LibraryError> {
         let (entry, source) = self
@@ -1198,7 +1250,7 @@ impl Library {
             Source::Claude {
                 file,
                 part: Part::Whole,
-            } => parse_file(file, Some(Format::ClaudeCodeTranscript)),
+            } => parse_session(file, &self.subagent_files(entry)),
             Source::Claude {
                 file,
                 part: Part::Lines(ranges),

@@ -159,7 +159,20 @@ fn claude_code_projects_sessions_and_sub_agents() {
     assert_eq!(main.title, "Rename greet to welcome", "the summary line");
     assert_eq!(main.project.as_deref(), Some("/home/dev/hello app"));
     assert_eq!(main.children, ["s-main.agent-ab12", "s-main.agent-cd34"]);
-    assert_eq!((main.messages, main.tools), (2, 3));
+    // Its sub-agent ab12 (named by the call's `toolUseResult.agentId`) is read from its
+    // own file as the call's run (issue 37): one response and one tool call more.
+    assert_eq!((main.messages, main.tools), (3, 4));
+    let read = lib.read("s-main").unwrap();
+    let nested = read.turns.iter().find_map(|t| match t {
+        Turn::Assistant(r) => r.parent.as_ref(),
+        Turn::User(_) => None,
+    });
+    assert_eq!(
+        nested.map(|p| p.tool_call_id.as_str()),
+        Some("toolu_find"),
+        "{:?}",
+        read.turns
+    );
 
     let by_agent_id = by_id(entries, "s-main.agent-ab12");
     assert_eq!(by_agent_id.title, "Sub-agent: Find callers");

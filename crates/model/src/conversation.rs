@@ -191,6 +191,21 @@ pub struct UserTurn {
     /// ISO 8601 time, where the format carries one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created: Option<String>,
+    /// Who wrote the prompt when it was not the person who ran the agent: a
+    /// sub-agent's prompt is written by the agent that started it. Absent: the person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
+    pub from: Option<PromptFrom>,
+}
+
+/// Who wrote a prompt other than the person who ran the agent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "snake_case")]
+pub enum PromptFrom {
+    /// The agent that started this one: the prompt of a sub-agent (Claude Code's `Task`
+    /// or `Agent`, Codex's `spawn_agent` …), as its own transcript holds it.
+    ParentAgent,
 }
 
 /// The short name the Rust code uses for [`ChatResponse`].

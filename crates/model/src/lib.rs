@@ -16,8 +16,8 @@ pub mod unknown;
 
 pub use changes::{Changes, DocChange, DocKey};
 pub use conversation::{
-    Attachment, ChatResponse, Conversation, ParentCall, Problem, Response, ResponseMetadata,
-    ResponseStatus, Stats, Turn, Usage, UserTurn,
+    Attachment, ChatResponse, Conversation, ParentCall, Problem, PromptFrom, Response,
+    ResponseMetadata, ResponseStatus, Stats, Turn, Usage, UserTurn,
 };
 pub use document::{
     ApprovalStatus, CallStatus, ClarificationMeta, ClarificationOption, ClarificationQuestion,
@@ -28,6 +28,6 @@ pub use document::{
 };
 pub use tool_kind::ToolKind;
 pub use tool_view::{
-    FileGroup, GenericView, ReadView, SearchKind, SearchView, SubagentView, ToolView, ViewText,
-    WebFetchView, WebLink, WebSearchView,
+    FileGroup, GenericView, ReadView, RunFacts, SearchKind, SearchView, SubagentView, ToolView,
+    ViewText, WebFetchView, WebLink, WebSearchView,
 };

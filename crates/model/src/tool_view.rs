@@ -147,9 +147,28 @@ pub struct WebFetchView {
 pub struct SubagentView {
     /// The whole prompt.
     pub prompt: Option<String>,
-    /// Its final answer (Markdown), once the call's result came; the line Claude Code
-    /// adds for resuming the agent (`agentId: …`) is left out.
+    /// Its final answer (Markdown), once the call's result came; the lines Claude Code
+    /// adds for resuming the agent (`agentId: …` and its `<usage>`) are left out.
     pub answer: Option<String>,
+    /// The facts its result gives about the run: its id, how it ended, what it used
+    /// (`None`: it says none; boxed, as few results say any).
+    pub facts: Option<Box<RunFacts>>,
+}
+
+/// What a sub-agent's result says about its run (Claude Code's `toolUseResult`, or the
+/// `agentId: …` and `<usage>` lines after its answer); each is `None` when not said.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunFacts {
+    /// The agent's id (`agentId`): its transcript is `agent-<id>.jsonl`.
+    pub agent_id: Option<String>,
+    /// How it ended, as the agent reports it (`completed`, `success`, `async_launched` …).
+    pub status: Option<String>,
+    /// Tokens it used.
+    pub tokens: Option<u64>,
+    /// Tool calls it made.
+    pub tool_uses: Option<u64>,
+    /// How long it ran.
+    pub duration_ms: Option<u64>,
 }
 
 /// An MCP tool or a tool docstream has no view for.

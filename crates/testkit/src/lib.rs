@@ -24,8 +24,9 @@ pub fn fixtures() -> Vec<(Format, PathBuf)> {
         for file in std::fs::read_dir(&dir).unwrap() {
             let file = file.unwrap().path();
             let name = file.file_name().unwrap().to_str().unwrap();
-            // A folder's README.md says where its fixtures come from.
-            if !name.contains(".expected.") && name != "README.md" {
+            // Goldens, the folder's README (where each case comes from) and the folders
+            // that hold a case's other files (Claude Code's `<session>/subagents/`).
+            if !name.contains(".expected.") && name != "README.md" && !file.is_dir() {
                 all.push((format, file));
             }
         }

@@ -294,6 +294,15 @@ impl JsDocStream {
         }
     }
 
+    /// Gives the stream a sub-agent's own transcript from beside the session (Claude
+    /// Code 2.1+: `<session>/subagents/agent-<agentId>.jsonl`, `agentId` from its file
+    /// name): it is shown as the run of the call whose result names that agent. Call it
+    /// before writing the session; other formats ignore it.
+    #[wasm_bindgen(js_name = addSubagent)]
+    pub fn add_subagent(&mut self, agent_id: &str, transcript: Vec<u8>) {
+        self.inner.add_subagent(agent_id, transcript);
+    }
+
     /// Reads a chunk of bytes without rendering anything; returns `true` when there is
     /// something new for `pull()`. Throws an `Error` with code `DS_FINISHED` after the
     /// stream ended.

@@ -132,6 +132,31 @@ fn pulled_every(input: &[u8], size: usize, pull_every: usize) -> String {
     page.html()
 }
 
+/// Issue 37: a Claude Code sub-agent's own file, given with `addSubagent`, is read as
+/// its call's run, as natively.
+#[wasm_bindgen_test]
+fn a_sub_agent_file_given_beside_the_session_is_its_calls_run() {
+    const SESSION: &[u8] =
+        include_bytes!("../../../tests/fixtures/claude-code-transcript/subagent_answers.jsonl");
+    const AGENT: &[u8] = include_bytes!(
+        "../../../tests/fixtures/claude-code-transcript/subagent_answers/subagents/agent-a1dd713c82c78b9ed.jsonl"
+    );
+    let mut s = JsDocStream::new(None).unwrap();
+    s.add_subagent("a1dd713c82c78b9ed", AGENT.to_vec());
+    s.write(SESSION).unwrap();
+    s.end().unwrap();
+    let mut native = docstream_core::DocStream::new(docstream_core::Options::default());
+    native.add_subagent("a1dd713c82c78b9ed", AGENT.to_vec());
+    native.push(SESSION).unwrap();
+    native.finish().unwrap();
+    let expected = serde_json::to_string(native.conversation()).unwrap();
+    assert!(
+        expected.contains("\"toolCallId\":\"toolu_01Tot\""),
+        "{expected}"
+    );
+    assert_eq!(stringify(&s.snapshot().unwrap()), expected);
+}
+
 #[wasm_bindgen_test]
 fn snapshot_has_the_seed_shape() {
     let mut s = JsDocStream::new(None).unwrap();

@@ -303,8 +303,8 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
       if (e.parent) {
         const p = byId.get(e.parent.conversation);
         const span = document.createElement('span');
-        span.append('Started by ', link(e.parent.conversation, data.parentDoc, p?.title ?? e.parent.conversation),
-          e.parent.toolCallId ? ` (tool call ${e.parent.toolCallId})` : '');
+        // The link leads to the call; its raw id (`toolu_…`) is no label.
+        span.append('Started by ', link(e.parent.conversation, data.parentDoc, p?.title ?? e.parent.conversation));
         links.push(span);
       }
       if (data.children.length) {

@@ -30,7 +30,9 @@ use super::common::end_open_response;
 use super::cursor_cli::WireUsage;
 use super::fields::{self, Fields, Read};
 use super::{Adapter, Payload, json_error, or_report};
-use crate::model::Usage;
+use crate::framing::nests_deeper_than;
+use crate::limits::Limits;
+use crate::model::{PromptFrom, Usage};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, kind_in};
 
 /// Claude Code's tool names (MCP tools are `mcp__<server>__<tool>`).
@@ -135,6 +137,12 @@ pub(in crate::formats) struct ClaudeCode {
     agent: Option<String>,
     /// Which `Task` call each sub-agent line of a saved session belongs to.
     sidechains: Sidechains,
+    /// The ids of the calls that started sub-agents (`Task`, `Agent`), whose results
+    /// carry the sub-agent's answer.
+    subagent_calls: HashSet<String>,
+    /// Sub-agents' own transcripts given beside the session, by agent id: each is read
+    /// as its call's run when the call's result names the agent.
+    subagent_files: HashMap<String, Vec<u8>>,
 }
 
 /// The `Task` calls of a saved session and the sub-agent lines they own.
@@ -205,6 +213,25 @@ fn is_empty_command_output(text: &str) -> bool {
     })
 }
 
+/// The agent a sub-agent's result names in the line Claude Code appends to its text
+/// (`agentId: a1dd… (for resuming …)`).
+fn trailer_agent_id(content: &Value) -> Option<String> {
+    let texts: Vec<&str> = match content {
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(items) => items
+            .iter()
+            .filter_map(|i| i.get("text").and_then(Value::as_str))
+            .collect(),
+        _ => return None,
+    };
+    texts
+        .iter()
+        .flat_map(|t| t.lines())
+        .find_map(|l| l.trim().strip_prefix("agentId: "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .map(str::to_owned)
+}
+
 /// The text of a plain user message (a sub-agent's prompt).
 fn prompt_of(m: &Message<'_>) -> Option<String> {
     match Content::read(m.content).ok()? {
@@ -229,6 +256,24 @@ impl ClaudeCode {
 
 impl Adapter for ClaudeCode {
     fn payload(&mut self, p: Payload<'_>, n: &mut dyn Sink) {
+        self.line(p, None, n);
+    }
+
+    fn subagent(&mut self, agent_id: String, transcript: Vec<u8>) {
+        self.subagent_files.insert(agent_id, transcript);
+    }
+
+    fn finish(&mut self, n: &mut dyn Sink) {
+        if self.transcript {
+            end_open_response(n);
+        }
+    }
+}
+
+impl ClaudeCode {
+    /// One line: of the stream, or (`run_of` a call) of the sub-agent file that call
+    /// started, read as that call's run.
+    fn line(&mut self, p: Payload<'_>, run_of: Option<&str>, n: &mut dyn Sink) {
         let Some(tree) = or_report(fields::parse(p.text), &p, n) else {
             return;
         };
@@ -236,7 +281,17 @@ impl Adapter for ClaudeCode {
         else {
             return;
         };
+        if let Some(call) = run_of {
+            if !matches!(line.kind, "user" | "assistant") {
+                return; // the file's bookkeeping
+            }
+            line.parent_tool_use_id = Some(call.to_owned());
+        }
         if matches!(line.kind, "user" | "assistant") {
+            if self.sidechain_file.is_none() && line.is_sidechain {
+                // A sub-agent's own transcript: its prompts are its parent agent's.
+                n.apply(Event::PromptsFrom(Some(PromptFrom::ParentAgent)));
+            }
             let own = *self.sidechain_file.get_or_insert(line.is_sidechain);
             if line.is_sidechain && !own && line.parent_tool_use_id.is_none() {
                 match self.sidechains.owner_of(&line) {
@@ -277,7 +332,11 @@ impl Adapter for ClaudeCode {
                 match Content::read(m.content) {
                     // A local command that printed nothing: nothing to show, not a turn.
                     Ok(Content::Text(t)) if is_empty_command_output(t) => {}
-                    Ok(c) => apply_content(Role::User, c, line.tool_use_result, n),
+                    Ok(c) => {
+                        self.replay_subagents(&c, line.tool_use_result.as_ref(), &p, n);
+                        let extra = self.with_answer(&c, line.tool_use_result);
+                        apply_content(Role::User, c, extra, n);
+                    }
                     Err(e) => n.apply(Event::Error(json_error(&e, &p))),
                 }
             }
@@ -304,14 +363,113 @@ impl Adapter for ClaudeCode {
         }
     }
 
-    fn finish(&mut self, n: &mut dyn Sink) {
-        if self.transcript {
-            end_open_response(n);
+    /// Before the results of sub-agent calls: the transcript of each agent a result
+    /// names (`toolUseResult.agentId`, or the `agentId: …` line of its text), when it
+    /// was given, read as the call's run; then back to the agent whose line this is.
+    fn replay_subagents(
+        &mut self,
+        content: &Content<'_>,
+        rollup: Option<&Value>,
+        p: &Payload<'_>,
+        n: &mut dyn Sink,
+    ) {
+        let Content::Blocks(blocks) = content else {
+            return;
+        };
+        if self.subagent_files.is_empty() {
+            return;
+        }
+        let results: Vec<&Block<'_>> = blocks.iter().filter(|b| b.kind == "tool_result").collect();
+        let here = self.agent.clone();
+        for b in &results {
+            let Some(call) = b
+                .tool_use_id
+                .as_ref()
+                .filter(|id| self.subagent_calls.contains(*id))
+            else {
+                continue;
+            };
+            let from_rollup = rollup
+                .filter(|_| results.len() == 1)
+                .and_then(|r| r.get("agentId"))
+                .and_then(Value::as_str)
+                .map(str::to_owned);
+            let Some(id) = from_rollup.or_else(|| b.content.as_ref().and_then(trailer_agent_id))
+            else {
+                continue;
+            };
+            let Some(transcript) = self.subagent_files.remove(&id) else {
+                continue;
+            };
+            // Its lines are its run: no older sidechain line may claim the call.
+            self.sidechains.unclaimed.retain(|(c, _)| c != call);
+            for raw in transcript.split(|&b| b == b'\n') {
+                let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+                if raw.iter().all(u8::is_ascii_whitespace)
+                    || nests_deeper_than(raw, Limits::MAX_DEPTH)
+                {
+                    continue;
+                }
+                let text = String::from_utf8_lossy(raw);
+                let at = Payload {
+                    text: &text,
+                    event: None,
+                    at: p.at,
+                };
+                self.line(at, Some(call), n);
+            }
+        }
+        if self.agent != here {
+            self.agent.clone_from(&here);
+            n.apply(Event::Agent { parent: here });
         }
     }
-}
 
-impl ClaudeCode {
+    /// Notes the calls among a message's blocks that start a sub-agent.
+    fn note_subagent_calls(&mut self, blocks: &[Block<'_>]) {
+        for b in blocks {
+            if let (Some(id), Some(name)) = (&b.id, &b.name) {
+                if b.kind == "tool_use" && kind_in(&[TOOLS], name) == ToolKind::Task {
+                    self.subagent_calls.insert(id.clone());
+                }
+            }
+        }
+    }
+
+    /// A sub-agent's `toolUseResult` with its answer: Claude Code's rollup
+    /// (`{agentId, status, totalTokens, …}`) says how the run went, while the answer
+    /// the main agent got is the `tool_result`'s content, which the rollup may lack
+    /// (or hold as `null`). Other results are left as they are.
+    fn with_answer(&self, content: &Content<'_>, extra: Option<Value>) -> Option<Value> {
+        let Some(Value::Object(mut rollup)) = extra else {
+            return extra;
+        };
+        let Content::Blocks(blocks) = content else {
+            return Some(Value::Object(rollup));
+        };
+        let mut results = blocks.iter().filter(|b| b.kind == "tool_result");
+        let (Some(block), None) = (results.next(), results.next()) else {
+            return Some(Value::Object(rollup));
+        };
+        let is_subagent = rollup.contains_key("agentId")
+            || block
+                .tool_use_id
+                .as_ref()
+                .is_some_and(|id| self.subagent_calls.contains(id));
+        let has_answer = match rollup.get("content") {
+            None | Some(Value::Null) => false,
+            Some(Value::String(s)) => !s.is_empty(),
+            Some(Value::Array(a)) => !a.is_empty(),
+            Some(_) => true,
+        };
+        if is_subagent && !has_answer {
+            if let Some(answer) = block.content.clone().filter(|c| !c.is_null()) {
+                rollup.insert("content".to_owned(), answer);
+            }
+        }
+        Some(Value::Object(rollup))
+    }
+
     fn assistant(&mut self, line: Line<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
         let Some(mut m) = line.message else {
             return n.apply(Event::Unknown);
@@ -331,6 +489,9 @@ impl ClaudeCode {
         let stop_reason = m.stop_reason.take();
         match Content::read(m.content) {
             Ok(c) => {
+                if let Content::Blocks(blocks) = &c {
+                    self.note_subagent_calls(blocks);
+                }
                 // Only a saved session leaves its sub-agents' lines to be claimed.
                 if let (Content::Blocks(blocks), true, false) =
                     (&c, self.transcript, line.is_sidechain)

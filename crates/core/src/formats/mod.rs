@@ -232,6 +232,11 @@ pub(crate) trait Adapter {
     /// normaliser reports it cut off.
     fn finish(&mut self, _n: &mut dyn Sink) {}
 
+    /// A sub-agent's own transcript, given beside the stream (Claude Code's
+    /// `<session>/subagents/agent-<id>.jsonl`): formats that can nest it under the call
+    /// that started it keep it; the rest drop it.
+    fn subagent(&mut self, _agent_id: String, _transcript: Vec<u8>) {}
+
     /// A closer format than the one detected, once the payloads have shown it (the
     /// wrapper's variant starts exactly like the Cursor CLI stream).
     fn refined(&self) -> Option<Format> {

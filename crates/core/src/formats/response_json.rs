@@ -78,10 +78,13 @@ impl Adapter for ResponseJson {
             Saved::Conversation(c) => {
                 for turn in c.turns {
                     match turn {
-                        Turn::User(u) => n.apply(Event::UserPrompt {
-                            text: u.content.into(),
-                            attachments: u.attachments,
-                        }),
+                        Turn::User(u) => {
+                            n.apply(Event::PromptsFrom(u.from));
+                            n.apply(Event::UserPrompt {
+                                text: u.content.into(),
+                                attachments: u.attachments,
+                            });
+                        }
                         Turn::Assistant(r) => n.apply(Event::Response(Box::new(r))),
                     }
                 }

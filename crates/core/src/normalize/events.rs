@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::model::{Attachment, CallStatus, DocumentType, Problem, Response, Usage};
+use crate::model::{Attachment, CallStatus, DocumentType, Problem, PromptFrom, Response, Usage};
 
 /// Facts about the session or response, merged into the current response.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -70,6 +70,9 @@ pub(crate) enum Event<'a> {
     /// A new run starts (an agent's `init` line): a response still open was cut off,
     /// and tool call ids, the plan and the todo list start afresh.
     SessionStart(SessionInfo),
+    /// Who writes the prompts that follow (`None`: the person who ran the agent): a
+    /// sub-agent's own transcript is prompted by the agent that started it.
+    PromptsFrom(Option<PromptFrom>),
     /// A user prompt: starts a new user turn.
     UserPrompt {
         /// The prompt.

@@ -24,8 +24,8 @@ pub(crate) use tools::{ToolKind, ToolNames, kind_in};
 
 use crate::error::codes;
 use crate::model::{
-    Changes, Conversation, DocKey, DocumentType, ErrorMeta, Meta, ResponseStatus, ThinkingMeta,
-    TodoChange, Turn, Usage, UserTurn, meta_from_value,
+    Changes, Conversation, DocKey, DocumentType, ErrorMeta, Meta, PromptFrom, ResponseStatus,
+    ThinkingMeta, TodoChange, Turn, Usage, UserTurn, meta_from_value,
 };
 use builder::Builder;
 use error_run::{ErrorRun, is_stream_error};
@@ -74,6 +74,8 @@ pub(crate) struct Normalizer {
     lanes: HashMap<String, Lane>,
     /// The main agent's lane while a sub-agent's events are applied.
     main: Lane,
+    /// Who writes the prompts now applied (`None`: the person).
+    prompts_from: Option<PromptFrom>,
 }
 
 impl Normalizer {
@@ -137,6 +139,7 @@ impl Normalizer {
             Event::ResponseStart(info) if self.in_subagent() => self.session(info),
             Event::ResponseStart(info) => self.response_start(info),
             // A sub-agent's prompt is its call's argument, shown there.
+            Event::PromptsFrom(from) => self.prompts_from = from,
             Event::UserPrompt { .. } if self.in_subagent() => {}
             Event::UserPrompt { text, attachments } => {
                 self.end_response(ResponseStatus::Completed);
@@ -146,6 +149,7 @@ impl Normalizer {
                     content: text.into_owned(),
                     attachments,
                     created: None,
+                    from: self.prompts_from,
                 }));
             }
             Event::Text(text) => {

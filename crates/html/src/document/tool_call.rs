@@ -6,17 +6,19 @@
 
 use serde_json::Value;
 
-use super::{duration_span, fold_text, l, status_badge, tool_read, tool_search, tool_web};
+use super::{
+    duration_span, fold_text, l, push_duration, status_badge, tool_read, tool_search, tool_web,
+};
 use crate::RenderOptions;
 use crate::escape::Markup;
 use crate::json::push_json_pretty;
 use crate::labels::Label;
 use crate::markdown::{MarkdownOptions, Slugs, render_markdown_into};
 use crate::parts::{Part, Slot};
-use crate::progress::headline;
+use crate::progress::{counted, headline};
 use crate::terminal::strip_ansi;
 use crate::tool_call::summarize_arguments;
-use docstream_model::{CallStatus, Document, GenericView, ToolCallMeta, ToolView};
+use docstream_model::{CallStatus, Document, GenericView, RunFacts, ToolCallMeta, ToolView};
 
 pub(super) const PARTS: &[Part] = &[Part::Head, Part::Args, Part::Result];
 
@@ -104,20 +106,21 @@ pub(super) fn part(
                 ToolView::WebFetch(f) => {
                     tool_web::fetch(f, f.text.as_ref().map(|t| m.view_text(t)), opts, out);
                 }
-                ToolView::Subagent(v) if v.answer.is_some() => {
-                    out.raw("<div class=\"ds-subagent-answer\">");
-                    markdown(
-                        v.answer.as_deref().unwrap_or_default(),
-                        &doc.id,
-                        "answer",
-                        opts,
-                        out,
-                    );
-                    out.raw("</div>");
-                }
                 // No answer beside its run (Cursor's result is the run and its ids): the
                 // run says it all.
-                ToolView::Subagent(_) if m.subagent.as_ref().is_some_and(|s| s.turn.is_some()) => {}
+                ToolView::Subagent(v)
+                    if v.answer.is_none()
+                        && m.subagent.as_ref().is_some_and(|s| s.turn.is_some()) => {}
+                ToolView::Subagent(v) if v.answer.is_some() || v.facts.is_some() => {
+                    if let Some(facts) = &v.facts {
+                        run_facts(facts, opts, out);
+                    }
+                    if let Some(answer) = v.answer.as_deref() {
+                        out.raw("<div class=\"ds-subagent-answer\">");
+                        markdown(answer, &doc.id, "answer", opts, out);
+                        out.raw("</div>");
+                    }
+                }
                 ToolView::Generic(GenericView { text: Some(t), .. }) => {
                     fold_text(out, m.view_text(t), opts);
                 }
@@ -207,6 +210,64 @@ fn arguments(args: &Value, opts: &RenderOptions, out: &mut String) {
         out.raw("</dd>");
     }
     out.raw("</dl>");
+}
+
+/// What a sub-agent's result says of its run, as one small line: its id, how it ended,
+/// its tokens, tool calls and time.
+fn run_facts(f: &RunFacts, opts: &RenderOptions, out: &mut String) {
+    out.raw("<div class=\"ds-subagent-facts\">");
+    let mut first = true;
+    let mut sep = |out: &mut String| {
+        if !std::mem::take(&mut first) {
+            out.raw(" · ");
+        }
+    };
+    if let Some(id) = &f.agent_id {
+        sep(out);
+        out.raw("<span class=\"ds-subagent-id\">")
+            .text(l(opts, Label::AgentId))
+            .raw(" <code>")
+            .text(id)
+            .raw("</code></span>");
+    }
+    if let Some(status) = &f.status {
+        sep(out);
+        let shown = match status.as_str() {
+            "completed" | "success" => l(opts, Label::Completed),
+            "async_launched" => l(opts, Label::InBackground),
+            "error" | "failed" => l(opts, Label::Failed),
+            other => other,
+        };
+        out.raw("<span class=\"ds-subagent-status\">")
+            .text(shown)
+            .raw("</span>");
+    }
+    if let Some(n) = f.tokens {
+        sep(out);
+        out.raw("<span class=\"ds-usage\">")
+            .num(n)
+            .raw(" ")
+            .text(l(opts, Label::Tokens))
+            .raw("</span>");
+    }
+    if let Some(n) = f.tool_uses {
+        sep(out);
+        out.raw("<span class=\"ds-tool-count\">")
+            .text(&counted(
+                n,
+                Label::ToolCallOne,
+                Label::ToolCallMany,
+                opts.locale,
+            ))
+            .raw("</span>");
+    }
+    if let Some(ms) = f.duration_ms {
+        sep(out);
+        out.raw("<span class=\"ds-duration\">");
+        push_duration(out, ms);
+        out.raw("</span>");
+    }
+    out.raw("</div>");
 }
 
 /// Markdown of a tool call (a sub-agent's prompt or answer), its heading anchors under

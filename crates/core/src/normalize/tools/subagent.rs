@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::fields::{field, str_field, text_field};
 use super::generic::result_text;
-use crate::model::{Subagent, SubagentView};
+use crate::model::{RunFacts, Subagent, SubagentView};
 
 /// The sub-agent a call starts: what it was asked to do, in a few words, and the kind
 /// of agent.
@@ -20,13 +20,31 @@ pub(super) fn subagent(args: &Value) -> Subagent {
 }
 
 /// The view of a sub-agent's call: its whole prompt, and its answer once the result
-/// came (its text, or the messages of the agents it started).
+/// came (its text, or the messages of the agents it started), with what the result
+/// says of the run.
 pub(super) fn view(args: &Value, data: Option<&Value>) -> SubagentView {
+    let text = data.and_then(|d| result_text(d).or_else(|| agent_messages(d)));
+    let (answer, trailer) = match text {
+        Some(t) => {
+            let (answer, trailer) = split_trailer(&t);
+            // A result that is only the lines Claude Code adds has no answer to show.
+            ((!answer.trim().is_empty()).then_some(answer), trailer)
+        }
+        None => (None, RunFacts::default()),
+    };
+    let reported = data.map(reported_facts).unwrap_or_default();
     SubagentView {
         prompt: text_field(args, &["prompt", "task", "instructions", "message"]).map(str::to_owned),
-        answer: data
-            .and_then(|d| result_text(d).or_else(|| agent_messages(d)))
-            .map(|t| without_resume_line(&t)),
+        answer,
+        facts: Some(RunFacts {
+            agent_id: reported.agent_id.or(trailer.agent_id),
+            status: reported.status,
+            tokens: reported.tokens.or(trailer.tokens),
+            tool_uses: reported.tool_uses.or(trailer.tool_uses),
+            duration_ms: reported.duration_ms.or(trailer.duration_ms),
+        })
+        .filter(|f| *f != RunFacts::default())
+        .map(Box::new),
     }
 }
 
@@ -42,14 +60,64 @@ fn agent_messages(data: &Value) -> Option<String> {
     (!messages.is_empty()).then(|| messages.join("\n\n"))
 }
 
-/// A sub-agent's answer without the trailing `agentId: … (for resuming …)` line.
-fn without_resume_line(text: &str) -> String {
-    let trimmed = text.trim_end();
-    match trimmed.rsplit_once('\n') {
-        Some((head, last)) if last.starts_with("agentId: ") => head.trim_end().to_owned(),
-        None if trimmed.starts_with("agentId: ") => String::new(),
-        _ => trimmed.to_owned(),
+/// What Claude Code's `toolUseResult` of a sub-agent says of its run (`agentId`,
+/// `status`, `totalTokens`, `totalToolUseCount`, `totalDurationMs`; a `null` says
+/// nothing).
+fn reported_facts(data: &Value) -> RunFacts {
+    let number = |key: &str| data.get(key).and_then(Value::as_u64);
+    let text = |key: &str| {
+        data.get(key)
+            .and_then(Value::as_str)
+            .filter(|s| !s.trim().is_empty())
+            .map(str::to_owned)
+    };
+    RunFacts {
+        agent_id: text("agentId"),
+        status: text("status"),
+        tokens: number("totalTokens"),
+        tool_uses: number("totalToolUseCount"),
+        duration_ms: number("totalDurationMs"),
     }
+}
+
+/// A sub-agent's answer without the lines Claude Code adds after it for the model
+/// (`agentId: … (for resuming …)`, then `<usage>total_tokens: …</usage>`), and what
+/// those lines say.
+fn split_trailer(text: &str) -> (String, RunFacts) {
+    let trimmed = text.trim_end();
+    let mut facts = RunFacts::default();
+    // The `<usage>` block, if the text ends with one.
+    let mut body = trimmed;
+    if let Some(open) = trimmed.rfind("<usage>") {
+        if trimmed.ends_with("</usage>") {
+            let inside = &trimmed[open + "<usage>".len()..trimmed.len() - "</usage>".len()];
+            for line in inside.lines() {
+                let Some((key, value)) = line.split_once(':') else {
+                    continue;
+                };
+                let value = value.trim().parse::<u64>().ok();
+                match key.trim() {
+                    "total_tokens" => facts.tokens = value,
+                    "tool_uses" => facts.tool_uses = value,
+                    "duration_ms" => facts.duration_ms = value,
+                    _ => {}
+                }
+            }
+            body = trimmed[..open].trim_end();
+        }
+    }
+    // The `agentId:` line, the last of what is left.
+    let (head, last) = body.rsplit_once('\n').unwrap_or(("", body));
+    if let Some(rest) = last.trim().strip_prefix("agentId: ") {
+        if let Some(id) = rest.split_whitespace().next() {
+            facts.agent_id = Some(id.to_owned());
+        }
+        return (head.trim_end().to_owned(), facts);
+    }
+    if body.len() < trimmed.len() {
+        return (body.to_owned(), facts);
+    }
+    (trimmed.to_owned(), RunFacts::default())
 }
 
 /// A call that names no task (Codex's `spawn_agent`) is described by the start of its
