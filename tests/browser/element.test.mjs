@@ -1,7 +1,7 @@
 // <docstream-view> in Chromium: chunk invariance of the DOM, least DOM work, events,
 // accessibility, scroll pinning, all under a strict CSP with Trusted Types.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { ROOT, SEED, newPage, randomCuts, readRoot, rng } from './harness.mjs';
 
 const PAGE = '/tests/browser/pages/element.html';
@@ -47,7 +47,8 @@ function fixtures() {
   const out = [{ path: 'examples/cursor-session.jsonl' }, { path: '(generated)', bytes: generated() }];
   for (const format of readdirSync(`${ROOT}/tests/fixtures`)) {
     for (const f of readdirSync(`${ROOT}/tests/fixtures/${format}`)) {
-      if (f.includes('.expected.') || f === 'README.md') continue;
+      // Goldens, the folder's README, and a case's folder of other files (sub-agents).
+      if (f.includes('.expected.') || f === 'README.md' || statSync(`${ROOT}/tests/fixtures/${format}/${f}`).isDirectory()) continue;
       const stem = f.replace(/\.[^.]+$/, '');
       out.push({ path: `tests/fixtures/${format}/${f}`, golden: `tests/fixtures/${format}/${stem}.expected.html` });
     }

@@ -1,6 +1,6 @@
 // Helpers shared by the viewer tests.
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export { assert };
@@ -60,7 +60,8 @@ export function fixtures(root) {
   const out = [];
   for (const format of readdirSync(dir).sort()) {
     for (const f of readdirSync(join(dir, format)).sort()) {
-      if (f.includes('.expected.')) continue;
+      // Goldens, the folder's README, and a case's folder of other files (sub-agents).
+      if (f.includes('.expected.') || f === 'README.md' || statSync(join(dir, format, f)).isDirectory()) continue;
       const name = f.replace(/\.[^.]+$/, '');
       const golden = join(dir, format, `${name}.expected.json`);
       let expected;
