@@ -168,7 +168,7 @@ export class Feed {
     if (this.#stream) return true;
     if (!moduleReady()) return false;
     try {
-      this.#stream = newDocStream(this.#options());
+      this.#stream = newDocStream(this.#options(), () => this.#scheduleFlush());
       return true;
     } catch (e) {
       this.#error(e); // bad options
@@ -222,12 +222,25 @@ export class Feed {
 
   #finish() {
     if (!this.#stream && !this.#createStreamIfReady()) return;
+    let later;
     try {
-      this.#stream.end();
+      later = this.#stream.end();
     } catch (e) {
       this.#error(e);
       throw e;
     }
+    if (later) {
+      // The stream's format is read by the full module, which is loading (element-wasm.js).
+      const generation = this.#generation;
+      this.#finished = true;
+      later.then(() => generation === this.#generation && this.#ended());
+      return;
+    }
+    this.#ended();
+  }
+
+  /** Shows the last patches of an ended stream and says it ended. */
+  #ended() {
     this.flush();
     this.#hooks.ended();
     this.#finished = true;
