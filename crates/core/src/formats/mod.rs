@@ -18,6 +18,7 @@ mod cursor_cli;
 pub(crate) mod cursor_store;
 mod cursor_wrapper;
 pub(crate) mod detect;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod document_sse;
 pub mod fields;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
@@ -26,6 +27,7 @@ mod gemini;
 mod gemini_cli;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod openai;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod response_json;
 
 use std::fmt;
@@ -91,8 +93,8 @@ macro_rules! formats {
             }
 
             /// Whether this build reads the format: every build reads the default set
-            /// (seed 000's two formats and the Cursor CLI's three, which the benchmark
-            /// and most transcripts use); the rest only with the feature `every-format`
+            /// (the Cursor CLI's three formats, which the benchmark and most transcripts
+            /// use); the rest only with the feature `every-format`
             /// (on by default). A build without it still detects them, and
             /// [`DocStream::missing_format`](crate::DocStream::missing_format) names
             /// the one a stream turned out to be in.
@@ -127,9 +129,9 @@ macro_rules! formats {
 
 formats! {
     /// The document SSE stream of seed 000 §5.
-    DocumentSse = "document-sse", Sse, fixed, default, document_sse::DocumentSse::default(), ANY_AGENT;
+    DocumentSse = "document-sse", Sse, fixed, extra, document_sse::DocumentSse::default(), ANY_AGENT;
     /// A complete response object (seed 000 §2–4), or a saved docstream conversation.
-    ResponseJson = "response-json", Values, fixed, default, response_json::ResponseJson, ANY_AGENT;
+    ResponseJson = "response-json", Values, fixed, extra, response_json::ResponseJson, ANY_AGENT;
     /// Cursor Agent CLI `stream-json` (seed 001), NDJSON.
     CursorStreamJson = "cursor-stream-json", Lines, fixed, default, cursor_cli::CursorCli::default(), CURSOR;
     /// Cursor Agent CLI `json`: one `result` object (seed 001).
