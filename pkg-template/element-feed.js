@@ -88,7 +88,7 @@ export class Feed {
     await this.ready;
     this.#reset();
     this.#push(input);
-    this.#finish();
+    await this.#finish();
   }
 
   /** Reads a ReadableStream or async iterable of chunks into the view (clears first). */
@@ -168,7 +168,7 @@ export class Feed {
     if (this.#stream) return true;
     if (!moduleReady()) return false;
     try {
-      this.#stream = newDocStream(this.#options());
+      this.#stream = newDocStream(this.#options(), () => this.#scheduleFlush());
       return true;
     } catch (e) {
       this.#error(e); // bad options
@@ -220,14 +220,31 @@ export class Feed {
     view.emit('docstream-progress', { bytes: this.#bytes });
   }
 
+  /** Ends the stream; a promise when its end waits for the full module (element-wasm.js). */
   #finish() {
-    if (!this.#stream && !this.#createStreamIfReady()) return;
+    if (!this.#stream && !this.#createStreamIfReady()) return undefined;
+    let later;
     try {
-      this.#stream.end();
+      later = this.#stream.end();
     } catch (e) {
       this.#error(e);
       throw e;
     }
+    if (later) {
+      // The stream's format is read by the full module, which is loading (element-wasm.js).
+      // A promise: load(), stream() and src resolve once it has ended.
+      const generation = this.#generation;
+      this.#finished = true;
+      return later.then(() => {
+        if (generation === this.#generation) this.#ended();
+      });
+    }
+    this.#ended();
+    return undefined;
+  }
+
+  /** Shows the last patches of an ended stream and says it ended. */
+  #ended() {
     this.flush();
     this.#hooks.ended();
     this.#finished = true;
@@ -296,7 +313,7 @@ export class Feed {
     } finally {
       iterator.return?.();
     }
-    this.#finish();
+    await this.#finish();
   }
 
   /** A fresh stream with the current attributes, nothing shown. */

@@ -1,32 +1,53 @@
-// The WebAssembly module behind every <docstream-view> on a page: initialised once,
-// from the `.wasm` beside docstream.js, from what `DocstreamView.init()` was given, or
-// from another build of the binding (`docstream/inline`).
-import defaultInit, { DocStream as DefaultDocStream } from './docstream.js';
+// The WebAssembly modules behind every <docstream-view> on a page. By default two: the
+// default module (docstream-lite.js, docstream-lite_bg.wasm), which reads the default
+// formats and detects every other, loaded at start; and the full module (docstream.js,
+// docstream_bg.wasm, every format), loaded only when a stream turns out to be in a
+// format the default one leaves out. Such a stream is replayed into the full module from
+// its first byte, chunk by chunk as it was pushed, so it gives exactly the state and
+// patches the full module gives alone. `DocstreamView.init(input)` given a module, its
+// URL or bytes, or another build of the binding (`docstream/inline`) uses that one
+// module for every format.
+import liteInit, { DocStream as LiteDocStream } from './docstream-lite.js';
 
-/** The binding the element uses: docstream.js, or a module given to init(). */
-let binding = { init: defaultInit, DocStream: DefaultDocStream };
+/** How the element's streams are made: `split` (the default module, and the full one
+ * when a stream needs it), or one binding (`init`, `DocStream`) for every format. */
+let binding = { split: true, init: liteInit };
 let initPromise = null;
 let ready = false;
+/** What the full module is initialised from (`undefined`: beside docstream.js). */
+let fullInput;
+/** The full module's `DocStream` class, once asked for (a promise). */
+let fullPromise = null;
 
 /** `DocstreamView.init(input)`: initialises the WebAssembly module once, or switches to
- * another build of the binding (a namespace with `DocStream` and `default`). */
+ * another build of the binding (a namespace with `DocStream` and `default`). `input` is
+ * for the full module (docstream_bg.wasm: its URL, bytes, a `Response` or a compiled
+ * module), which then reads every stream; `{ lite, full }` gives both modules of the
+ * default pair (each as init() takes it). */
 export function initModule(input) {
   if (input && typeof input.DocStream === 'function' && typeof input.default === 'function') {
     if (binding.DocStream !== input.DocStream) {
-      binding = { init: input.default, DocStream: input.DocStream };
+      binding = { split: false, init: input.default, DocStream: input.DocStream };
       initPromise = null;
       ready = false;
     }
     input = undefined;
+  } else if (!initPromise && input && typeof input === 'object' && ('lite' in input || 'full' in input)) {
+    binding = { split: true, init: liteInit };
+    fullInput = input.full;
+    input = input.lite;
+  } else if (!initPromise && input !== undefined) {
+    binding = { split: false, init: loadFull, DocStream: null };
   }
   if (!initPromise) {
-    const init = binding.init;
+    const current = binding;
     const arg =
       input === undefined || (input && typeof input === 'object' && 'module_or_path' in input)
         ? input
         : { module_or_path: input };
-    initPromise = init(arg).then(
+    initPromise = current.init(arg).then(
       (wasm) => {
+        current.DocStream ??= fullClass;
         ready = true;
         return wasm;
       },
@@ -41,27 +62,228 @@ export function initModule(input) {
   return initPromise.then(() => undefined);
 }
 
+/** The full module's `DocStream`, once loaded. */
+let fullClass = null;
+
+/** Loads and initialises the full module once (`arg` as its init() takes it). */
+function loadFull(arg = fullInput === undefined ? undefined : { module_or_path: fullInput }) {
+  fullPromise ??= import('./docstream.js').then(async (m) => {
+    await m.default(arg);
+    fullClass = m.DocStream;
+    return m.DocStream;
+  });
+  fullPromise.catch(() => {
+    fullPromise = null; // the next stream tries again
+  });
+  return fullPromise;
+}
+
 /** The WebAssembly module did not load: an `Error` with code `DS_WASM` that names the
  * fixes (a bundler that does not copy files named by `new URL(…, import.meta.url)`,
- * esbuild for one, leaves the `.wasm` behind). */
+ * esbuild for one, leaves the `.wasm` files behind). */
 function wasmError(cause) {
   const e = new Error(
-    `docstream: the WebAssembly module did not load (${String(cause?.message ?? cause)}). ` +
-      'If a bundler built this page, it may have left docstream_bg.wasm behind: serve that file ' +
-      'and call DocstreamView.init(its URL) before use, pass its bytes to DocstreamView.init(bytes), ' +
-      "or use the inline build: DocstreamView.init(await import('docstream/inline')).",
+    `docstream: the WebAssembly module did not load (${String(cause?.message ?? cause)}). ` + WASM_FIX,
     { cause },
   );
   e.code = 'DS_WASM';
   return e;
 }
 
+const WASM_FIX =
+  'If a bundler built this page, it may have left docstream-lite_bg.wasm and docstream_bg.wasm behind: serve ' +
+  'docstream_bg.wasm and call DocstreamView.init(its URL) before use, pass its bytes to DocstreamView.init(bytes), ' +
+  "or use the inline build: DocstreamView.init(await import('docstream/inline')).";
+
 /** Whether the module is initialised (streams can be created). */
 export function moduleReady() {
   return ready;
 }
 
-/** A DocStream of the binding in use. */
-export function newDocStream(options) {
-  return new binding.DocStream(options);
+/** A DocStream of the binding in use. `changed()` is called when a stream has something
+ * new to pull without a write (after the full module took it over). */
+export function newDocStream(options, changed) {
+  return binding.split ? new SplitStream(options, changed) : new binding.DocStream(options);
+}
+
+/** At most this many bytes (twice the limit of one event) are held while the format is
+ * not yet known; past it the stream goes to the full module, which reads every format. */
+const DEFAULT_MAX_EVENT_BYTES = 16 << 20;
+
+/** `DocStream.__detection`: the format is still being detected; the default module reads
+ * the stream (or no format will); the stream is in a format it leaves out. */
+const DETECTING = 0;
+const MISSING = 2;
+
+/**
+ * A stream on the default module that hands itself to the full module when its format
+ * is one the default module leaves out: every chunk is held (as pushed) until the format
+ * is known, and nothing is pulled from the default module before then, so a stream
+ * replayed into the full module gives exactly what the full module gives alone. The
+ * methods the element uses, with `end()` returning a promise while the full module loads.
+ */
+class SplitStream {
+  #options;
+  #changed;
+  #stream;
+  /** The stream is the full module's. */
+  #full = false;
+  /** Chunks since the start, `[chunk, isText]`, while the format is not yet known. */
+  #held = [];
+  #heldBytes = 0;
+  #maxHeld;
+  /** Something was read while held. */
+  #unpulled = false;
+  #ended = false;
+  /** The full module's load, while it is under way. */
+  #pending = null;
+  /** The full module did not load: the stream ended with an error document. */
+  #failed = false;
+
+  constructor(options, changed) {
+    this.#options = options;
+    this.#changed = changed;
+    this.#stream = new LiteDocStream(options); // throws for bad options
+    const max = Number(options?.limits?.maxEventBytes);
+    this.#maxHeld = 2 * Math.max(DEFAULT_MAX_EVENT_BYTES, Number.isFinite(max) ? max : 0);
+    if (this.#stream.__detection === MISSING) this.#handOver(); // a format named
+  }
+
+  write(chunk) {
+    return this.#write(chunk, false);
+  }
+
+  writeText(chunk) {
+    return this.#write(chunk, true);
+  }
+
+  #write(chunk, text) {
+    if (this.#full) return text ? this.#stream.writeText(chunk) : this.#stream.write(chunk);
+    if (this.#ended) throw finished();
+    if (this.#failed) return false;
+    if (this.#pending) {
+      this.#hold(chunk, text);
+      return false;
+    }
+    const changed = text ? this.#stream.writeText(chunk) : this.#stream.write(chunk);
+    if (!this.#held) return changed;
+    this.#hold(chunk, text);
+    this.#unpulled ||= changed;
+    const detection = this.#stream.__detection;
+    if (detection === DETECTING) {
+      if (this.#heldBytes > this.#maxHeld) this.#handOver();
+      return false;
+    }
+    if (detection === MISSING) {
+      this.#handOver();
+      return false;
+    }
+    this.#held = null; // the default module reads it: its patches from now on
+    return this.#unpulled;
+  }
+
+  #hold(chunk, text) {
+    // A chunk's bytes may be reused by its source once written: kept as a copy.
+    this.#held.push([text ? chunk : chunk.slice(), text]);
+    this.#heldBytes += text ? chunk.length : chunk.byteLength;
+  }
+
+  /** Ends the stream; a promise when the full module is (or, at the end, turns out to
+   * be) needed and loading. */
+  end() {
+    if (this.#full) return this.#stream.end();
+    if (this.#ended) throw finished();
+    this.#ended = true;
+    if (this.#failed) return undefined;
+    if (this.#pending) return this.#pending;
+    this.#stream.end();
+    if (this.#held && this.#stream.__detection === MISSING) return this.#handOver();
+    this.#held = null;
+    return undefined;
+  }
+
+  /** Loads the full module and replays the held chunks into a stream of it; if it does
+   * not load, the stream ends with an error document naming the format and the fix. */
+  #handOver() {
+    const format = this.#stream.__missingFormat;
+    this.#pending = loadFull().then(
+      (FullDocStream) => {
+        if (!this.#held) return; // freed
+        const full = new FullDocStream(this.#options);
+        replay(full, this.#held);
+        if (this.#ended) full.end();
+        this.#stream.free();
+        this.#stream = full;
+        this.#full = true;
+      },
+      (e) => {
+        if (!this.#held) return;
+        // The same bytes read again by the default module, ended with the reason.
+        const lite = new LiteDocStream(this.#options);
+        replay(lite, this.#held);
+        if (format) {
+          lite.__endMissing(
+            `docstream reads it with its full module, docstream_bg.wasm, which did not load ` +
+              `(${String(e?.message ?? e)}). ${WASM_FIX}`,
+          );
+          this.#failed = true;
+        } else if (this.#ended) {
+          lite.end();
+        }
+        this.#stream.free();
+        this.#stream = lite;
+      },
+    );
+    return (this.#pending = this.#pending.then(() => {
+      if (!this.#held) return;
+      this.#held = null;
+      this.#pending = null;
+      this.#changed?.();
+    }));
+  }
+
+  pull() {
+    return this.#pending || this.#held ? '' : this.#stream.pull();
+  }
+
+  html() {
+    return this.#stream.html();
+  }
+
+  snapshot() {
+    return this.#stream.snapshot();
+  }
+
+  text() {
+    return this.#stream.text();
+  }
+
+  diffView(id) {
+    return this.#stream.diffView(id);
+  }
+
+  planView(id) {
+    return this.#stream.planView(id);
+  }
+
+  get format() {
+    return this.#stream.format;
+  }
+
+  free() {
+    this.#held = null;
+    this.#stream.free();
+  }
+}
+
+/** Writes held chunks into `stream` as they were first written. */
+function replay(stream, held) {
+  for (const [chunk, text] of held) {
+    if (text) stream.writeText(chunk);
+    else stream.write(chunk);
+  }
+}
+
+function finished() {
+  return Object.assign(new Error('the stream is finished; create a new one'), { code: 'DS_FINISHED' });
 }

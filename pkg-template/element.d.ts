@@ -101,9 +101,12 @@ export interface Highlighter {
 }
 
 export class DocstreamView extends HTMLElement {
-  /** Initialises the WebAssembly module once (`module_or_path` of docstream's `init`:
-   * URL, bytes, module or response; default: the `.wasm` beside `docstream.js`), or
-   * switches to another build of the binding given as its module namespace, such as
+  /** Initialises the WebAssembly modules once. By default two, beside `docstream.js`:
+   * `docstream-lite_bg.wasm` (the Cursor CLI's formats; every other is detected) at
+   * start, and `docstream_bg.wasm` (every format) only when a stream needs it. Given one
+   * module (`module_or_path` of docstream's `init`: URL, bytes, module or response of
+   * `docstream_bg.wasm`), that one reads every stream; `{ lite, full }` gives both of the
+   * pair; a module namespace switches to another build of the binding, such as
    * `import * as docstream from 'docstream/inline'`. */
   static init(
     input?:
@@ -113,6 +116,7 @@ export class DocstreamView extends HTMLElement {
       | WebAssembly.Module
       | Response
       | { module_or_path: unknown }
+      | { lite?: URL | string | BufferSource | WebAssembly.Module | Response; full?: URL | string | BufferSource | WebAssembly.Module | Response }
       | { default: (input?: unknown) => Promise<unknown>; DocStream: new (options?: any) => unknown },
   ): Promise<void>;
   static readonly observedAttributes: string[];

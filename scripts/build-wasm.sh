@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: cargo (wasm32) → wasm-bindgen --target web →
 # wasm-opt -Oz (npm binaryen) → inline.js (the wasm as base64) → every file of
-# pkg-template/ and assets/docstream.css. Three wasm modules, a crate each:
-# docstream_bg.wasm (crates/wasm: the stream and its renderers), convert_bg.wasm
-# (crates/convert-wasm: the seed 002 conversions of `docstream/convert`) and math_bg.wasm
-# (crates/math-wasm: TeX to MathML, which the element loads with the first formula).
-# Prints the sizes (scripts/size.sh).
+# pkg-template/ and assets/docstream.css. Four wasm modules:
+# docstream_bg.wasm (crates/wasm: the stream and its renderers, every format),
+# docstream-lite_bg.wasm (the same crate without the feature every-format: the default
+# formats, every other detected; what `docstream/define` loads at start, handing a stream
+# in another format to docstream_bg.wasm), convert_bg.wasm (crates/convert-wasm: the
+# seed 002 conversions of `docstream/convert`) and math_bg.wasm (crates/math-wasm: TeX
+# to MathML, which the element loads with the first formula).
+# Prints the sizes (scripts/size.sh; `--check` fails above the default entry's budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -13,11 +16,14 @@ source scripts/setup.sh
 profile=wasm-release
 rm -rf pkg && mkdir -p pkg
 # One module: cargo builds the crate, wasm-bindgen, wasm-opt; pkg/NAME.js and pkg/NAME_bg.wasm.
+# Arguments after the crate go to cargo (features).
 module() {
   local name=$1 crate=$2
-  cargo build --lib --profile "$profile" --target wasm32-unknown-unknown -p "$crate"
-  wasm-bindgen "target/wasm32-unknown-unknown/$profile/${crate//-/_}.wasm" \
-    --out-dir pkg --target web --out-name "$name"
+  local raw="target/wasm32-unknown-unknown/$profile/${crate//-/_}.wasm"
+  cargo build --lib --profile "$profile" --target wasm32-unknown-unknown -p "$crate" "${@:3}"
+  # The lite module's unoptimised build is kept apart (scripts/wasm-sizes.mjs --lite).
+  if [ "$name" = docstream-lite ]; then cp "$raw" "${raw%.wasm}_lite.wasm"; fi
+  wasm-bindgen "$raw" --out-dir pkg --target web --out-name "$name"
   # The classes have [Symbol.dispose](): the declarations bring the lib that types it, so
   # a project need not add esnext.disposable itself.
   sed -i '1i /// <reference lib="esnext.disposable" />' "pkg/$name.d.ts"
@@ -29,9 +35,14 @@ module() {
 }
 module convert docstream-convert-wasm
 module math docstream-math-wasm
+module docstream-lite docstream-wasm --no-default-features
 module docstream docstream-wasm
 # push() and finish(): JavaScript on write() and pull() (crates/wasm/src/push.js says why).
 cat crates/wasm/src/push.js >> pkg/docstream.js
+cat crates/wasm/src/push.js >> pkg/docstream-lite.js
+# The lite module is the element's (pkg-template/element-wasm.js), not an entry: its
+# declarations are docstream.d.ts's.
+rm pkg/docstream-lite.d.ts pkg/docstream-lite_bg.wasm.d.ts
 # Fields a snapshot always has are required in the declarations (tsify makes every
 # field a reader may omit optional).
 cargo run -q -p docstream-model --example exact_types | node scripts/exact-types.mjs pkg/docstream.d.ts
@@ -89,7 +100,8 @@ version=$(awk -F'"' '/^version = / { print $2; exit }' Cargo.toml)  # [workspace
 sed -i "s/\"version\": \"0.0.0\"/\"version\": \"$version\"/" pkg/package.json
 
 sizes() { echo "$(wc -c < "$1") bytes, $(gzip -9c "$1" | wc -c) gzip"; }
-echo "pkg/docstream_bg.wasm: $(sizes pkg/docstream_bg.wasm)"
+echo "pkg/docstream_bg.wasm (every format): $(sizes pkg/docstream_bg.wasm)"
+echo "pkg/docstream-lite_bg.wasm (the default formats, docstream/define): $(sizes pkg/docstream-lite_bg.wasm)"
 echo "pkg/docstream.js (JS glue): $(sizes pkg/docstream.js)"
 echo "pkg/convert_bg.wasm (docstream/convert): $(sizes pkg/convert_bg.wasm)"
 echo "pkg/math_bg.wasm (TeX to MathML, loaded with the first formula): $(sizes pkg/math_bg.wasm)"

@@ -2,19 +2,25 @@
 // by crate and module, and the largest functions.
 //
 //   bash scripts/build-wasm.sh                 # builds target/…/docstream_wasm.wasm too
-//   node scripts/wasm-sizes.mjs [--top N]
+//   node scripts/wasm-sizes.mjs [--top N] [--lite] [--diff OTHER.json] [--save FILE.json]
+//
+// --lite: the default module (docstream-lite_bg.wasm, the default formats) instead of
+// the full one. --save writes the groups and functions as JSON; --diff compares with
+// such a file (what a change added or took off, by group and by function).
 //
 // The module is optimised as the package's is (wasm-bindgen, then wasm-opt -Oz) but
 // keeps its names (-g), into target/wasm-sizes/. A function counts where it was not
 // inlined: a format's typed deserialisers inlined into its `payload` count as the format.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const root = new URL('../', import.meta.url);
 const path = (p) => new URL(p, root).pathname;
-const top = Number(process.argv[process.argv.indexOf('--top') + 1]) || 25;
-const raw = path('target/wasm32-unknown-unknown/wasm-release/docstream_wasm.wasm');
-const out = path('target/wasm-sizes/');
+const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const top = Number(arg('--top')) || 25;
+const lite = process.argv.includes('--lite');
+const raw = path(`target/wasm32-unknown-unknown/wasm-release/docstream_wasm${lite ? '_lite' : ''}.wasm`);
+const out = path(`target/wasm-sizes/${lite ? 'lite/' : ''}`);
 mkdirSync(out, { recursive: true });
 execFileSync('wasm-bindgen', [raw, '--out-dir', out, '--target', 'web', '--out-name', 'docstream']);
 execFileSync(path('node_modules/.bin/wasm-opt'), [
@@ -98,8 +104,11 @@ function read(buf) {
  * or a crate. */
 function group(name) {
   if (/serde(_core)?::de|Deserialize|Visitor|serde_json::(de|value::de)/.test(name)) return 'serde deserialisers';
-  const own = name.match(/docstream::([a-z_]+)(?:::([a-z_0-9]+))?/);
-  if (own) return `docstream::${own[1]}${own[2] && own[2] !== own[1] ? `::${own[2]}` : ''}`;
+  const own = name.match(/(docstream_[a-z]+)::([a-z_]+)(?:::([a-z_0-9]+))?/);
+  if (own) return `${own[1]}::${own[2]}${own[3] && own[3] !== own[2] && /^[a-z]/.test(own[3]) ? `::${own[3]}` : ''}`;
+  // The standard library by module (core::fmt, core::unicode …).
+  const std = name.match(/^<?&?(?:mut )?(core|alloc|std)::([a-z_0-9]+)/);
+  if (std) return `${std[1]}::${std[2]}`;
   const crate = name.match(/^<?&?(?:mut )?([a-z_0-9]+)(?:\[[0-9a-f]+\])?::/);
   return crate ? crate[1] : 'other';
 }
@@ -113,6 +122,27 @@ console.log(`code ${kb(code)} in ${functions.length} functions, data ${kb(data)}
 console.log('\nby crate and module:');
 for (const [g, size] of [...groups].sort((a, b) => b[1] - a[1]).slice(0, top)) console.log(`${kb(size)}  ${g}`);
 console.log('\nlargest functions:');
+const short = (name) => name.replace(/::h[0-9a-f]{16}$/, '');
 for (const f of [...functions].sort((a, b) => b.size - a.size).slice(0, top)) {
-  console.log(`${kb(f.size)}  ${f.name.replace(/::h[0-9a-f]{16}$/, '').slice(0, 140)}`);
+  console.log(`${kb(f.size)}  ${short(f.name).slice(0, 140)}`);
+}
+const summary = {
+  code,
+  data,
+  groups: Object.fromEntries(groups),
+  functions: Object.fromEntries(functions.map((f) => [short(f.name), f.size])),
+};
+if (arg('--save')) writeFileSync(arg('--save'), JSON.stringify(summary));
+if (arg('--diff')) {
+  // What changed against a saved run: groups and functions by how much they grew or shrank.
+  const before = JSON.parse(readFileSync(arg('--diff'), 'utf8'));
+  const delta = (a, b) => Object.entries({ ...b, ...a })
+    .map(([k]) => [k, (a[k] ?? 0) - (b[k] ?? 0)])
+    .filter(([, d]) => d !== 0)
+    .sort((x, y) => Math.abs(y[1]) - Math.abs(x[1]));
+  const signed = (n) => `${n > 0 ? '+' : ''}${(n / 1024).toFixed(1)} KB`.padStart(10);
+  console.log(`\nagainst ${arg('--diff')}: code ${signed(code - before.code)}, data ${signed(data - before.data)}`);
+  for (const [g, d] of delta(summary.groups, before.groups).slice(0, top)) console.log(`${signed(d)}  ${g}`);
+  console.log('functions:');
+  for (const [f, d] of delta(summary.functions, before.functions).slice(0, top)) console.log(`${signed(d)}  ${f.slice(0, 140)}`);
 }

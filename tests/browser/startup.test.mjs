@@ -28,7 +28,8 @@ async function measure(context, url, wasmType) {
   const warnings = [];
   page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
   await page.route(`${url}/startup.html`, (route) => route.fulfill({ contentType: 'text/html', body: PAGE }));
-  await page.route(`${url}/pkg/docstream_bg.wasm`, async (route) => {
+  // The element's default module (docstream-lite_bg.wasm), and any other the page loads.
+  await page.route(`${url}/pkg/*_bg.wasm`, async (route) => {
     const response = await route.fetch();
     await route.fulfill({ response, headers: { ...response.headers(), 'content-type': wasmType } });
   });

@@ -55,6 +55,9 @@ pub mod codes {
     pub const CUT_OFF: &str = "STREAM_CUT_OFF";
     /// The input is in no format docstream reads.
     pub const UNKNOWN_FORMAT: &str = "UNKNOWN_FORMAT";
+    /// The input is in a format this build leaves out (and the full build, which reads
+    /// it, could not be had): [`DocStream::finish_missing`](crate::DocStream::finish_missing).
+    pub const FORMAT_UNAVAILABLE: &str = "FORMAT_UNAVAILABLE";
     /// The agent or model reported a failure.
     pub const AGENT_ERROR: &str = "AGENT_ERROR";
     /// A tool call failed.

@@ -51,6 +51,8 @@ struct Reader {
     adapter: Option<Box<dyn Adapter>>,
     /// Sub-agent transcripts given before the format was known.
     subagents: Vec<(String, Vec<u8>)>,
+    /// The format detected or named when this build leaves it out: nothing more is read.
+    missing: Option<Format>,
 }
 
 /// A live conversation read from a byte stream.
@@ -78,6 +80,7 @@ impl DocStream {
             normalizer: Normalizer::new(),
             adapter: None,
             subagents: Vec::new(),
+            missing: None,
         };
         if let Some(format) = options.format {
             reader.set_format(format);
@@ -139,18 +142,63 @@ impl DocStream {
     /// # Errors
     /// [`Error::Finished`] when called twice.
     pub fn finish(&mut self) -> Result<(), Error> {
+        self.finish_missing("")
+    }
+
+    /// The format this stream turned out to be in (detected or named) when this build
+    /// leaves it out ([`Format::in_build`]): nothing after the first payload in it is
+    /// read. The browser's default module reads only the default formats; the element
+    /// then hands the stream's bytes to the full module.
+    pub fn missing_format(&self) -> Option<Format> {
+        self.reader.missing
+    }
+
+    /// True while the format may still be detected: nothing told it yet, and the bytes
+    /// were not found to be in no format at all.
+    pub fn detecting(&self) -> bool {
+        !self.finished
+            && self.reader.adapter.is_none()
+            && self.reader.missing.is_none()
+            && !matches!(self.framer, Framer::Unknown)
+    }
+
+    /// [`finish`](Self::finish), saying in the `error` document that ends a stream in a
+    /// [missing format](Self::missing_format) how to read it (`fix`; a sentence saying
+    /// that the full build reads it when empty). Same as `finish` for any other stream.
+    ///
+    /// # Errors
+    /// [`Error::Finished`] when the stream was finished already.
+    pub fn finish_missing(&mut self, fix: &str) -> Result<(), Error> {
         if self.finished {
             return Err(Error::Finished);
         }
         self.feed(&[], true);
         let r = &mut self.reader;
         match &mut self.framer {
+            _ if r.missing.is_some() => {}
             Framer::Detecting { .. } | Framer::Unknown => {}
             Framer::Sse(p) => p.finish(&mut |item| r.sse(item)),
             Framer::Lines(l) => l.finish(&mut |line| r.line(line)),
             Framer::Values(v) => v.finish(&mut |value| r.value(value)),
         }
-        if let Some(adapter) = r.adapter.as_mut() {
+        if let Some(format) = r.missing {
+            let fix = if fix.is_empty() {
+                "docstream's full build reads it (the cargo feature every-format; in the browser, docstream_bg.wasm)."
+            } else {
+                fix
+            };
+            r.normalizer.apply(Event::Done {
+                error: Some(ErrorInfo {
+                    at: None,
+                    code: codes::FORMAT_UNAVAILABLE.to_owned(),
+                    source: "stream".to_owned(),
+                    message: format!(
+                        "The stream is in the {format} format, which this build of docstream does not read."
+                    ),
+                    details: format!("{format}: {fix}"),
+                }),
+            });
+        } else if let Some(adapter) = r.adapter.as_mut() {
             adapter.finish(&mut r.normalizer);
         } else if self.bytes > 0 {
             // It ends the (only) response: nothing was cut off.
@@ -215,6 +263,9 @@ impl DocStream {
     }
 
     fn feed(&mut self, chunk: &[u8], at_end: bool) {
+        if self.reader.missing.is_some() {
+            return; // The full build reads this stream.
+        }
         if let Framer::Detecting {
             held,
             detector,
@@ -281,6 +332,9 @@ impl DocStream {
 
     fn frame(&mut self, chunk: &[u8]) {
         let r = &mut self.reader;
+        if r.missing.is_some() {
+            return;
+        }
         match &mut self.framer {
             Framer::Detecting { .. } | Framer::Unknown => {}
             Framer::Sse(p) => p.push(chunk, &mut |item| r.sse(item)),
@@ -411,7 +465,10 @@ impl Reader {
     }
 
     fn set_format(&mut self, format: Format) {
-        let mut adapter = format.adapter();
+        let Some(mut adapter) = format.adapter() else {
+            self.missing = Some(format);
+            return;
+        };
         for (id, transcript) in std::mem::take(&mut self.subagents) {
             adapter.subagent(id, transcript);
         }
@@ -499,6 +556,9 @@ impl Reader {
     }
 
     fn payload(&mut self, p: Payload<'_>) {
+        if self.missing.is_some() {
+            return; // Payloads framed with the one that told the format.
+        }
         self.normalizer.conversation_mut().stats.events += 1;
         // serde_json bounds the depth of what it parses, but not of what it skips, so
         // the limit is checked here; a payload shorter than twice the limit cannot

@@ -416,6 +416,35 @@ impl JsDocStream {
         }
     }
 
+    /// The format the stream turned out to be in when this module leaves it out (the
+    /// default module of `docstream/define` reads the default formats only): the
+    /// element then replays the stream into the full module. `undefined` otherwise.
+    #[wasm_bindgen(getter, js_name = __missingFormat, skip_typescript)]
+    pub fn missing_format(&self) -> Option<String> {
+        self.inner.missing_format().map(|f| f.name().to_owned())
+    }
+
+    /// Where detection is: 0 while the format may still be detected, 1 when this
+    /// module reads the stream (or no format will), 2 when the stream is in a format
+    /// this module leaves out (`__missingFormat`).
+    #[wasm_bindgen(getter, js_name = __detection, skip_typescript)]
+    pub fn detection(&self) -> u32 {
+        if self.inner.missing_format().is_some() {
+            2
+        } else if self.inner.detecting() {
+            0
+        } else {
+            1
+        }
+    }
+
+    /// `end()` of a stream in a missing format whose full module did not load: its
+    /// `error` document names the format and says how to fix it (`fix`).
+    #[wasm_bindgen(js_name = __endMissing, skip_typescript)]
+    pub fn end_missing(&mut self, fix: &str) -> Result<(), JsValue> {
+        self.inner.finish_missing(fix).map_err(from_error)
+    }
+
     /// The detected or named format, once known.
     #[wasm_bindgen(getter, unchecked_return_type = "Format | undefined")]
     pub fn format(&self) -> Option<String> {

@@ -1,8 +1,10 @@
 // Test page helpers (served under a strict CSP with Trusted Types; see run.mjs).
 import { DocstreamView } from '/pkg/define.js';
-import { DocStream } from '/pkg/docstream.js';
+import initFull, { DocStream } from '/pkg/docstream.js';
 
-await DocstreamView.init();
+// The element's default module, and the full one for the reference streams below (the
+// element hands a stream in a format outside the default set to it).
+await Promise.all([DocstreamView.init(), initFull()]);
 const policy = trustedTypes.createPolicy('test', { createHTML: (s) => s });
 
 /** The conversation element of a view. */

@@ -2,23 +2,38 @@
 //! [`Event`](crate::normalize::Event)s. Adding a format is one module here, one line of
 //! the `formats!` table and one line of detection in [`detect`].
 
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod acp;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod ai_sdk_ui;
+// The formats outside the default set: without the feature `every-format` only their
+// tool names and the sniffing detection uses are reached.
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod anthropic;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod apply_patch;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod claude_code;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod codex;
 mod common;
 mod cursor_cli;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 pub(crate) mod cursor_store;
 mod cursor_wrapper;
 pub(crate) mod detect;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod document_sse;
 pub mod fields;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod gemini;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod gemini_cli;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod openai;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod openai_responses;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod response_json;
 
 use std::fmt;
@@ -30,10 +45,12 @@ use crate::normalize::{ErrorInfo, Event, Sink, ToolNames};
 
 /// The formats, written once: each line gives the variant of [`Format`], its name, how
 /// it is framed, whether naming it fixes that framing (`fixed`) or it comes in several
-/// and is still `detected` from the first bytes (SSE, NDJSON, a JSON array), a fresh
-/// adapter for it, and the tables its tool names are looked up in.
+/// and is still `detected` from the first bytes (SSE, NDJSON, a JSON array), whether
+/// every build reads it (`default`) or only builds with the feature `every-format`
+/// (`extra`: the browser's default module detects these and hands the stream to the
+/// full one), a fresh adapter for it, and the tables its tool names are looked up in.
 macro_rules! formats {
-    ($($(#[$doc:meta])* $variant:ident = $name:literal, $framing:ident, $named:ident, $adapter:expr, $tools:expr;)*) => {
+    ($($(#[$doc:meta])* $variant:ident = $name:literal, $framing:ident, $named:ident, $set:ident, $adapter:expr, $tools:expr;)*) => {
         /// The formats docstream reads. Serialised as its [`name`](Format::name) (the names
         /// are the variants in kebab case; a test keeps the two equal).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -73,10 +90,23 @@ macro_rules! formats {
                 }
             }
 
-            /// A fresh adapter for this format.
-            pub(crate) fn adapter(self) -> Box<dyn Adapter> {
+            /// A fresh adapter for this format, or `None` when this build leaves it out
+            /// (see [`Format::in_build`]).
+            pub(crate) fn adapter(self) -> Option<Box<dyn Adapter>> {
                 match self {
-                    $(Format::$variant => Box::new($adapter),)*
+                    $(Format::$variant => formats!(@adapter $set, $adapter),)*
+                }
+            }
+
+            /// Whether this build reads the format: every build reads the default set
+            /// (the Cursor CLI's three formats, which the benchmark and most transcripts
+            /// use); the rest only with the feature `every-format`
+            /// (on by default). A build without it still detects them, and
+            /// [`DocStream::missing_format`](crate::DocStream::missing_format) names
+            /// the one a stream turned out to be in.
+            pub fn in_build(self) -> bool {
+                match self {
+                    $(Format::$variant => formats!(@in_build $set),)*
                 }
             }
 
@@ -91,56 +121,66 @@ macro_rules! formats {
     };
     (@named fixed, $framing:expr) => { Some($framing) };
     (@named detected, $framing:expr) => { None };
+    (@adapter default, $adapter:expr) => { Some(Box::new($adapter) as Box<dyn Adapter>) };
+    (@adapter extra, $adapter:expr) => {{
+        #[cfg(feature = "every-format")]
+        let adapter = Some(Box::new($adapter) as Box<dyn Adapter>);
+        #[cfg(not(feature = "every-format"))]
+        let adapter = None;
+        adapter
+    }};
+    (@in_build default) => { true };
+    (@in_build extra) => { cfg!(feature = "every-format") };
 }
 
 formats! {
     /// The document SSE stream of seed 000 §5.
-    DocumentSse = "document-sse", Sse, fixed, document_sse::DocumentSse::default(), ANY_AGENT;
+    DocumentSse = "document-sse", Sse, fixed, extra, document_sse::DocumentSse::default(), ANY_AGENT;
     /// A complete response object (seed 000 §2–4), or a saved docstream conversation.
-    ResponseJson = "response-json", Values, fixed, response_json::ResponseJson, ANY_AGENT;
+    ResponseJson = "response-json", Values, fixed, extra, response_json::ResponseJson, ANY_AGENT;
     /// Cursor Agent CLI `stream-json` (seed 001), NDJSON.
-    CursorStreamJson = "cursor-stream-json", Lines, fixed, cursor_cli::CursorCli::default(), CURSOR;
+    CursorStreamJson = "cursor-stream-json", Lines, fixed, default, cursor_cli::CursorCli::default(), CURSOR;
     /// Cursor Agent CLI `json`: one `result` object (seed 001).
-    CursorJson = "cursor-json", Values, fixed, cursor_cli::CursorCli::default(), CURSOR;
+    CursorJson = "cursor-json", Values, fixed, default, cursor_cli::CursorCli::default(), CURSOR;
     /// The Python wrapper's event variant of the Cursor CLI stream (seed 004).
-    CursorWrapper = "cursor-wrapper", Lines, fixed, cursor_cli::CursorCli::default(), CURSOR;
+    CursorWrapper = "cursor-wrapper", Lines, fixed, default, cursor_cli::CursorCli::default(), CURSOR;
     /// An Anthropic message history (seed 002): an array of messages, a request with
     /// `messages`, or one response `message`.
-    AnthropicMessages = "anthropic-messages", Values, fixed, anthropic::Messages, ANY_AGENT;
+    AnthropicMessages = "anthropic-messages", Values, fixed, extra, anthropic::Messages, ANY_AGENT;
     /// Anthropic's streamed events (`message_start` … `message_stop`), as SSE, NDJSON
     /// or a JSON array.
-    AnthropicStream = "anthropic-stream", Sse, detected, anthropic::Stream::default(), ANY_AGENT;
+    AnthropicStream = "anthropic-stream", Sse, detected, extra, anthropic::Stream::default(), ANY_AGENT;
     /// An OpenAI Chat Completions history (seed 002): an array of messages, a request
     /// with `messages`, or one `chat.completion`.
-    OpenaiMessages = "openai-messages", Values, fixed, openai::Messages, ANY_AGENT;
+    OpenaiMessages = "openai-messages", Values, fixed, extra, openai::Messages, ANY_AGENT;
     /// OpenAI `chat.completion.chunk`s, as SSE (ending with `[DONE]`) or NDJSON.
-    OpenaiStream = "openai-stream", Sse, detected, openai::Stream::default(), ANY_AGENT;
+    OpenaiStream = "openai-stream", Sse, detected, extra, openai::Stream::default(), ANY_AGENT;
     /// Gemini `streamGenerateContent` events (seed 002), as SSE, NDJSON or a JSON array.
-    GeminiStream = "gemini-stream", Sse, detected, gemini::GeminiStream::default(), ANY_AGENT;
+    GeminiStream = "gemini-stream", Sse, detected, extra, gemini::GeminiStream::default(), ANY_AGENT;
     /// Claude Code `--output-format stream-json` lines.
-    ClaudeCodeStreamJson = "claude-code-stream-json", Lines, detected, claude_code::ClaudeCode::default(), &[claude_code::TOOLS];
+    ClaudeCodeStreamJson = "claude-code-stream-json", Lines, detected, extra, claude_code::ClaudeCode::default(), &[claude_code::TOOLS];
     /// A saved Claude Code transcript (`~/.claude/projects/…/*.jsonl`), or saved
     /// stream-json messages.
-    ClaudeCodeTranscript = "claude-code-transcript", Lines, detected, claude_code::ClaudeCode::transcript(), &[claude_code::TOOLS];
+    ClaudeCodeTranscript = "claude-code-transcript", Lines, detected, extra, claude_code::ClaudeCode::transcript(), &[claude_code::TOOLS];
     /// Cursor's saved conversation (seed 003): `composerData`, or the grouped
     /// `conversation` request form; one whole JSON value.
-    CursorStore = "cursor-store", Values, fixed, cursor_store::CursorStore, &[cursor_store::TOOLS];
+    CursorStore = "cursor-store", Values, fixed, extra, cursor_store::CursorStore, &[cursor_store::TOOLS];
     /// Codex CLI `codex exec --json` lines (`thread.started`, `item.*`, `turn.*`).
-    CodexExecJson = "codex-exec-json", Lines, fixed, codex::exec::CodexExec::default(), &[codex::TOOLS];
+    CodexExecJson = "codex-exec-json", Lines, fixed, extra, codex::exec::CodexExec::default(), &[codex::TOOLS];
     /// A saved Codex CLI session (`~/.codex/sessions/…/rollout-*.jsonl`).
-    CodexSession = "codex-session", Lines, fixed, codex::session::CodexSession::default(), &[codex::TOOLS];
+    CodexSession = "codex-session", Lines, fixed, extra, codex::session::CodexSession::default(), &[codex::TOOLS];
     /// Gemini CLI `--output-format stream-json` lines.
-    GeminiCliStreamJson = "gemini-cli-stream-json", Lines, fixed, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
+    GeminiCliStreamJson = "gemini-cli-stream-json", Lines, fixed, extra, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
     /// Gemini CLI `--output-format json`: one object.
-    GeminiCliJson = "gemini-cli-json", Values, fixed, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
+    GeminiCliJson = "gemini-cli-json", Values, fixed, extra, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
     /// OpenAI Responses API events (`response.created` … `response.completed`), as SSE, NDJSON or a JSON array.
-    OpenaiResponsesStream = "openai-responses-stream", Sse, detected, openai_responses::ResponsesStream::default(), ANY_AGENT;
+    OpenaiResponsesStream = "openai-responses-stream", Sse, detected, extra, openai_responses::ResponsesStream::default(), ANY_AGENT;
     /// An OpenAI Responses API response object (`"object": "response"`).
-    OpenaiResponses = "openai-responses", Values, fixed, openai_responses::ResponseObject, ANY_AGENT;
+    OpenaiResponses = "openai-responses", Values, fixed, extra, openai_responses::ResponseObject, ANY_AGENT;
     /// The Vercel AI SDK's UI message stream (v1): `start` … `finish`, `[DONE]`.
-    AiSdkUiStream = "ai-sdk-ui-stream", Sse, detected, ai_sdk_ui::AiSdkUi::default(), ANY_AGENT;
+    AiSdkUiStream = "ai-sdk-ui-stream", Sse, detected, extra, ai_sdk_ui::AiSdkUi::default(), ANY_AGENT;
     /// The Agent Client Protocol as a client sees it: JSON-RPC messages both ways, one a line.
-    AgentClientProtocol = "agent-client-protocol", Lines, fixed, acp::Acp::default(), &[acp::TOOLS];
+    AgentClientProtocol = "agent-client-protocol", Lines, fixed, extra, acp::Acp::default(), &[acp::TOOLS];
 }
 
 /// The Cursor CLI's names: its `stream-json` and `json` output, and the wrapper's variant.

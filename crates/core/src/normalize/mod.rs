@@ -25,7 +25,7 @@ pub(crate) use tools::{ToolKind, ToolNames, kind_in};
 use crate::error::codes;
 use crate::model::{
     Changes, Conversation, DocKey, DocumentType, ErrorMeta, Meta, PromptFrom, ResponseStatus,
-    ThinkingMeta, TodoChange, Turn, Usage, UserTurn, meta_from_value,
+    ThinkingMeta, TodoChange, Turn, Usage, UserTurn,
 };
 use builder::Builder;
 use error_run::{ErrorRun, is_stream_error};
@@ -197,7 +197,7 @@ impl Normalizer {
             } => {
                 self.end_segment();
                 let mut meta = metadata
-                    .and_then(|m| meta_from_value(doc_type, m).ok())
+                    .and_then(|m| read_metadata(doc_type, m))
                     .unwrap_or_else(|| Meta::empty(doc_type));
                 tools::read_loaded(&mut meta, self.tool_names);
                 let content = match doc_type {
@@ -827,4 +827,19 @@ fn merge_usage(old: Option<Usage>, new: Usage) -> Usage {
             merged
         }
     }
+}
+
+/// A `DocStart`'s metadata as the document type's. Only the document SSE stream (seed 000
+/// §5) sends `DocStart`, and only builds with the feature `every-format` read that format:
+/// without it the typed readers of every document type's metadata (about 37 KB of the
+/// browser's default module) are left out (`formats!` in src/formats/mod.rs).
+#[cfg(feature = "every-format")]
+fn read_metadata(doc_type: DocumentType, metadata: Value) -> Option<Meta> {
+    crate::model::meta_from_value(doc_type, metadata).ok()
+}
+
+/// Without the feature `every-format` no adapter sends `DocStart` (see above).
+#[cfg(not(feature = "every-format"))]
+fn read_metadata(_: DocumentType, _: Value) -> Option<Meta> {
+    None
 }
