@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: cargo (wasm32) → wasm-bindgen --target web →
 # wasm-opt -Oz (npm binaryen) → inline.js (the wasm as base64) → every file of
-# pkg-template/ and assets/docstream.css. Three wasm modules, a crate each:
+# pkg-template/ and assets/docstream.css. Three wasm modules of the package, a crate each:
 # docstream_bg.wasm (crates/wasm: the stream and its renderers), convert_bg.wasm
 # (crates/convert-wasm: the seed 002 conversions of `docstream/convert`) and math_bg.wasm
 # (crates/math-wasm: TeX to MathML, which the element loads with the first formula).
-# Prints the sizes (scripts/size.sh).
+# Prints the sizes (scripts/size.sh). Then the viewer's store reader, apart from the
+# package (scripts/build-library-wasm.sh: www/viewer/vendor/library/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -98,3 +99,4 @@ echo "pkg/highlight/index.js (highlighter, loaded with the first code block): $(
 rust=$(ls pkg/highlight/rust-*.js)
 echo "pkg/highlight grammars: $(ls pkg/highlight | wc -l) files; Rust's $(sizes "$rust")"
 bash scripts/size.sh
+bash scripts/build-library-wasm.sh
