@@ -9,6 +9,8 @@
 # seed 002 conversions of `docstream/convert`) and math_bg.wasm (crates/math-wasm: TeX
 # to MathML, which the element loads with the first formula).
 # Prints the sizes (scripts/size.sh; `--check` fails above the default entry's budget).
+# Then the viewer's store reader, apart from the package (scripts/build-library-wasm.sh:
+# www/viewer/vendor/library/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh
@@ -110,3 +112,4 @@ echo "pkg/highlight/index.js (highlighter, loaded with the first code block): $(
 rust=$(ls pkg/highlight/rust-*.js)
 echo "pkg/highlight grammars: $(ls pkg/highlight | wc -l) files; Rust's $(sizes "$rust")"
 bash scripts/size.sh
+bash scripts/build-library-wasm.sh

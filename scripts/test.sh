@@ -56,7 +56,8 @@ suite "clippy" cargo clippy --workspace --all-targets -- -D warnings
 # The bindings as they are built: each wasm module alone (scripts/build-wasm.sh builds
 # them apart), and their tests.
 suite "clippy (wasm)" cargo clippy --target wasm32-unknown-unknown --all-targets \
-  -p docstream-wasm -p docstream-convert-wasm -p docstream-math-wasm -- -D warnings
+  -p docstream-wasm -p docstream-convert-wasm -p docstream-math-wasm -p docstream-library-wasm \
+  -- -D warnings
 
 # Every crate's tests (one binary a crate) and doc tests; the bindings' run below.
 suite "Rust tests" cargo test --workspace "${native[@]}"
@@ -66,6 +67,7 @@ suite "the JavaScript API as WebAssembly in Node" \
 suite "the JavaScript API as WebAssembly in headless Chromium" \
   cargo test --target wasm32-unknown-unknown -p docstream-wasm --test browser
 
+# The package, then the viewer's store reader (www/viewer/vendor/library/), once a run.
 suite "the built package" bash scripts/build-wasm.sh
 suite "the package in Node" node tests/js/package-node.mjs
 suite "the element's default and full modules in Node (every fixture, any split)" node tests/js/split-node.mjs

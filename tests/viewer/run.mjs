@@ -24,6 +24,10 @@ if (!existsSync(join(root, 'pkg', 'define.js'))) {
   console.error('pkg/define.js is missing: build the package first with `bash scripts/build-wasm.sh`.');
   process.exit(1);
 }
+if (!existsSync(join(root, 'www', 'viewer', 'vendor', 'library', 'library_bg.wasm'))) {
+  console.error("The library's store reader is missing: build it with `bash scripts/build-library-wasm.sh` (build-wasm.sh does too).");
+  process.exit(1);
+}
 
 const started = Date.now();
 const tmp = mkdtempSync(join(tmpdir(), 'docstream-viewer-'));

@@ -17,6 +17,8 @@
 //! document naming it), not a failure. The limit is per bubble: the assembled
 //! conversation is read with an event limit of its own size (see [`read_limits`]).
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{Map, Value};
 
 use crate::one_line;
@@ -28,6 +30,12 @@ pub const COMPOSER_PREFIX: &str = "composerData:";
 pub const BUBBLE_PREFIX: &str = "bubbleId:";
 /// Key of the workspace's composer list in `ItemTable`.
 pub const WORKSPACE_KEY: &str = "composer.composerData";
+/// The file beside a workspace's `state.vscdb` that names its folder.
+pub const WORKSPACE_JSON: &str = "workspace.json";
+/// The largest `workspace.json` read (a real one is a line).
+pub const MAX_WORKSPACE_JSON: u64 = 1 << 20;
+/// The key range of the composer rows: `from <= key < to` (the key index serves it).
+pub const COMPOSER_RANGE: (&str, &str) = ("composerData:", "composerData;");
 
 /// The largest row value read: one bubble, one composer, one workspace list — the
 /// default event limit (`Limits::default().max_event_bytes`, 16 MiB). A bubble over it
@@ -290,6 +298,133 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// What a SQLite error likely means, by its primary result code (`SQLITE_BUSY` 5 …), to
+/// follow SQLite's own message: ` (the file is damaged or truncated)`; empty when there
+/// is nothing to add.
+pub fn sqlite_hint(code: i32) -> &'static str {
+    match code & 0xff {
+        5 | 6 => {
+            " (the database is locked by a program writing to it; close Cursor or copy the file)"
+        }
+        26 => " (the file is not a SQLite database)",
+        11 => " (the file is damaged or truncated)",
+        14 => " (the file cannot be opened)",
+        18 => " (a value is over the 16 MiB a row may hold)",
+        9 => {
+            " (a statement gave no row for 20 s: the database's schema makes reading it too costly)"
+        }
+        _ => "",
+    }
+}
+
+/// Why an empty file is not read as a database.
+pub const EMPTY_FILE: &str = "the file is empty (0 bytes): there is no database in it";
+
+/// The note said when a database's write-ahead log (`wal`, `size` bytes) is not read:
+/// `why` it could not be.
+pub fn wal_not_read(wal: &str, size: u64, db: &str, why: &str) -> String {
+    format!(
+        "not read: {wal} ({}), the write-ahead log of {db}: {why}; the list is of the database file alone and may miss its newest messages",
+        size_text(size)
+    )
+}
+
+/// What the list needs of one Cursor database, handed over row by row by the host:
+/// the composer rows ([`COMPOSER_RANGE`] of `cursorDiskKV`), then the first bubble of
+/// each composer that has no title ([`CursorDb::title_keys`]), then `ItemTable`'s
+/// [`WORKSPACE_KEY`] row and, when it lists composers, the `workspace.json` beside the
+/// database. A row over [`MAX_ROW_BYTES`] is handed over as its size (`Err`), never read.
+#[derive(Debug, Clone, Default)]
+pub struct CursorDb {
+    /// Composers of `cursorDiskKV` (`Err`: a row that could not be read).
+    pub(crate) composers: Vec<(String, Result<Composer, String>)>,
+    /// First prompts read from bubble rows, for untitled composers.
+    pub(crate) prompts: HashMap<String, String>,
+    /// From `ItemTable`: the workspace's composers.
+    pub(crate) workspace: Vec<WorkspaceComposer>,
+    /// The folder its `workspace.json` names.
+    pub(crate) folder: Option<String>,
+    /// What could not be read (an unmerged log, a workspace list over the limit).
+    pub(crate) notes: Vec<String>,
+}
+
+impl CursorDb {
+    /// An empty database (no table read yet).
+    pub fn new() -> CursorDb {
+        CursorDb::default()
+    }
+
+    /// A `composerData:<id>` row: its value, or its size when over [`MAX_ROW_BYTES`].
+    pub fn composer_row(&mut self, key: &str, value: Result<&[u8], u64>) {
+        let id = key.strip_prefix(COMPOSER_PREFIX).unwrap_or(key).to_owned();
+        let c = match value {
+            Ok(v) => composer(&id, v),
+            Err(n) => Err(too_large(key, n)),
+        };
+        self.composers.push((id, c));
+    }
+
+    /// The bubble rows to read for titles: (composer id, row key) of the first bubble of
+    /// each composer with neither a name nor an inline prompt.
+    pub fn title_keys(&self) -> Vec<(String, String)> {
+        self.composers
+            .iter()
+            .filter_map(|(id, c)| {
+                let c = c.as_ref().ok()?;
+                if c.name.is_some() || c.first_prompt.is_some() {
+                    return None;
+                }
+                Some((id.clone(), bubble_key(id, c.bubbles.first()?)))
+            })
+            .collect()
+    }
+
+    /// The value of a row [`CursorDb::title_keys`] named (one over the limit is not
+    /// handed over).
+    pub fn title_row(&mut self, composer: &str, value: &[u8]) {
+        if let Some(p) = prompt_text(value) {
+            self.prompts.insert(composer.to_owned(), p);
+        }
+    }
+
+    /// `ItemTable`'s [`WORKSPACE_KEY`] row of the database at `path` (as shown in notes).
+    pub fn workspace_row(&mut self, path: &str, value: Result<&[u8], u64>) {
+        match value {
+            // A workspace list that does not parse only loses the names it had.
+            Ok(v) => self.workspace = workspace_composers(v).unwrap_or_default(),
+            Err(n) => self.notes.push(format!(
+                "{path}: {}; the names of its conversations are not shown",
+                too_large(WORKSPACE_KEY, n)
+            )),
+        }
+    }
+
+    /// Whether the workspace list named composers: then the [`WORKSPACE_JSON`] beside
+    /// the database is wanted.
+    pub fn wants_workspace_json(&self) -> bool {
+        !self.workspace.is_empty()
+    }
+
+    /// The [`WORKSPACE_JSON`] beside the database (`path` as shown in notes): its bytes,
+    /// or its size when over [`MAX_WORKSPACE_JSON`].
+    pub fn workspace_json(&mut self, path: &str, value: Result<&[u8], u64>) {
+        match value {
+            Ok(v) if v.len() as u64 <= MAX_WORKSPACE_JSON => self.folder = workspace_folder(v),
+            Ok(v) => self.workspace_json(path, Err(v.len() as u64)),
+            Err(n) => self.notes.push(format!(
+                "not read: {path} ({}, over {})",
+                size_text(n),
+                size_text(MAX_WORKSPACE_JSON)
+            )),
+        }
+    }
+
+    /// Something the host could not read of this database, said as a note.
+    pub fn note(&mut self, note: String) {
+        self.notes.push(note);
+    }
+}
+
 /// How deep the JSON `bytes` nests (of valid JSON: brackets in strings are skipped).
 fn depth(bytes: &[u8]) -> usize {
     let (mut d, mut max, mut in_string, mut escaped) = (0usize, 0, false, false);
@@ -379,6 +514,71 @@ pub fn assemble(composer: &[u8], bubbles: Vec<(String, BubbleRow)>) -> Result<Ve
         o.insert("conversationMap".to_owned(), Value::Object(map));
     }
     serde_json::to_vec(&Value::Object(o)).map_err(|e| e.to_string())
+}
+
+/// One conversation's rows, handed over by the host, assembled as [`assemble`] does:
+/// the composer row, then every row of [`Assembler::range`] (the rows of bubbles the
+/// composer does not name are dropped as they come).
+#[derive(Debug)]
+pub struct Assembler {
+    value: Vec<u8>,
+    prefix: String,
+    bubbles: Vec<String>,
+    wanted: HashSet<String>,
+    rows: HashMap<String, BubbleRow>,
+}
+
+impl Assembler {
+    /// The composer `id`'s row: its value, or its size when over [`MAX_ROW_BYTES`].
+    pub fn new(id: &str, value: Result<Vec<u8>, u64>) -> Result<Assembler, String> {
+        let key = format!("{COMPOSER_PREFIX}{id}");
+        let value = value.map_err(|n| too_large(&key, n))?;
+        let c = composer(id, &value)?;
+        Ok(Assembler {
+            value,
+            prefix: bubble_key(id, ""),
+            wanted: c.bubbles.iter().cloned().collect(),
+            bubbles: c.bubbles,
+            rows: HashMap::new(),
+        })
+    }
+
+    /// The key range of the composer's bubble rows: `from <= key < to`, one range scan
+    /// of the key index.
+    pub fn range(&self) -> (String, String) {
+        let mut end = self.prefix.clone();
+        end.pop();
+        end.push(';');
+        (self.prefix.clone(), end)
+    }
+
+    /// A row of [`Assembler::range`]: its key and value, or its size when over
+    /// [`MAX_ROW_BYTES`].
+    pub fn row(&mut self, key: &str, value: Result<Vec<u8>, u64>) {
+        let id = key.strip_prefix(&self.prefix).unwrap_or_default();
+        if !self.wanted.contains(id) {
+            return;
+        }
+        let row = match value {
+            Ok(bytes) => BubbleRow::Found(bytes),
+            Err(n) => BubbleRow::TooLarge(n),
+        };
+        self.rows.insert(id.to_owned(), row);
+    }
+
+    /// The conversation (`cursor-store` format); read it with [`read_limits`] of its
+    /// length.
+    pub fn finish(mut self) -> Result<Vec<u8>, String> {
+        let bubbles = std::mem::take(&mut self.bubbles)
+            .into_iter()
+            .map(|b| {
+                let row = self.rows.remove(&b).unwrap_or(BubbleRow::Missing);
+                (b, row)
+            })
+            .collect();
+        drop(self.rows);
+        assemble(&self.value, bubbles)
+    }
 }
 
 #[cfg(test)]

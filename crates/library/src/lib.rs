@@ -2,11 +2,13 @@
 //! folder, and folders of transcript files, as one list that can be searched.
 //!
 //! The core is sans-IO like the rest of the crate: [`cursor`] reads the values of
-//! Cursor's SQLite rows, [`claude_code`] the bytes of session files, [`digest`] a parsed
+//! Cursor's SQLite rows, [`claude_code`] the bytes of session files, [`catalog`] makes a
+//! folder's list of what the host read of each file, [`digest`] a parsed
 //! [`Conversation`] (counts and the text search looks at), [`site`] writes the pages of a
-//! static site as strings. The host does the reading: [`store`] (feature `cli`) opens
-//! paths on disk with SQLite read-only; the viewer (`www/viewer/library/`) does the same
-//! in the browser.
+//! static site as strings. The host does the reading: [`store`] (feature `sqlite`) opens
+//! paths on disk with SQLite read-only; the viewer's worker (`www/viewer/library/`) reads
+//! the browser's files with sqlite-wasm and hands the rows and bytes to these same
+//! readers, compiled to WebAssembly (`crates/library-wasm`). There is one set of rules.
 //!
 //! ```no_run
 //! # #[cfg(feature = "sqlite")] {
@@ -24,6 +26,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, unreachable_pub)]
 
+pub mod catalog;
 pub mod claude_code;
 pub mod cursor;
 pub mod digest;
@@ -33,8 +36,10 @@ pub mod store;
 
 use serde::Serialize;
 
-use docstream_core::{DocStream, Format, Options};
+use docstream_core::{DocStream, Format, Limits, Options};
 use docstream_model::Conversation;
+
+use crate::digest::Digest;
 
 /// Which tool wrote a conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -139,25 +144,117 @@ impl Entry {
             error: None,
         }
     }
+
+    /// The entry of something that could not be read: a whole file (`id` is its path,
+    /// as `source`) or one conversation of a store.
+    pub fn unreadable(
+        id: impl Into<String>,
+        agent: Agent,
+        source: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Entry {
+        let mut e = Entry::new(id, agent, source);
+        e.title = if e.id == e.source {
+            format!("Could not read {}", e.source)
+        } else {
+            format!("Unreadable conversation {}", e.id)
+        };
+        e.error = Some(message.into());
+        e
+    }
+
+    /// The exact counts of its conversation, once read (and when it started, if the
+    /// listing did not know).
+    pub fn count(&mut self, d: &Digest) {
+        self.messages = d.messages;
+        self.tools = d.tools;
+        if self.created.is_none() {
+            self.created.clone_from(&d.created);
+        }
+    }
+}
+
+/// What a file's name says it holds, for a folder's list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// `*.vscdb`: a Cursor database.
+    Database,
+    /// `*.jsonl`, `*.ndjson`: session files (Claude Code's), else transcripts.
+    Lines,
+    /// `*.json`, `*.sse` (not `workspace.json`): a transcript, if one.
+    Other,
+}
+
+impl FileKind {
+    /// The kind of a file named `name` (no folders), `None` for a file a folder's list
+    /// does not read.
+    pub fn of(name: &str) -> Option<FileKind> {
+        if name.ends_with(".vscdb") {
+            Some(FileKind::Database)
+        } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
+            Some(FileKind::Lines)
+        } else if (name.ends_with(".json") || name.ends_with(".sse"))
+            && name != cursor::WORKSPACE_JSON
+        {
+            Some(FileKind::Other)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a folder named `name` is searched: not hidden, not `node_modules`.
+    pub fn searched_folder(name: &str) -> bool {
+        !name.starts_with('.') && name != "node_modules"
+    }
+}
+
+/// A conversation read in pieces of any size: memory is the conversation's, not the
+/// file's.
+pub struct Reader {
+    stream: DocStream,
+}
+
+impl Reader {
+    /// A reader of a known (or, with `None`, detected) format.
+    pub fn new(format: Option<Format>, limits: Limits) -> Reader {
+        Reader {
+            stream: DocStream::new(Options { format, limits }),
+        }
+    }
+
+    /// The next bytes.
+    pub fn push(&mut self, bytes: &[u8]) {
+        // Cannot fail before finish.
+        let _ = self.stream.push(bytes);
+        self.stream.clear_changes();
+    }
+
+    /// One line of [`claude_code::Part::Lines`] (its line end added when it has none).
+    pub fn push_line(&mut self, line: &[u8]) {
+        self.push(line);
+        if !line.ends_with(b"\n") {
+            self.push(b"\n");
+        }
+    }
+
+    /// The conversation read.
+    pub fn finish(mut self) -> Conversation {
+        let _ = self.stream.finish();
+        self.stream.into_conversation()
+    }
 }
 
 /// Parses bytes of a known (or, with `None`, detected) format into a conversation.
 pub fn parse(bytes: &[u8], format: Option<Format>) -> Conversation {
-    parse_with(bytes, format, docstream_core::Limits::default())
+    parse_with(bytes, format, Limits::default())
 }
 
 /// [`parse`] with other limits (an assembled Cursor conversation is read with
 /// [`cursor::read_limits`]: the event limit applies to each bubble, not to the whole).
-pub fn parse_with(
-    bytes: &[u8],
-    format: Option<Format>,
-    limits: docstream_core::Limits,
-) -> Conversation {
-    let mut stream = DocStream::new(Options { format, limits });
-    // Neither call can fail on a fresh stream: only a push after finish is an error.
-    let _ = stream.push(bytes);
-    let _ = stream.finish();
-    stream.into_conversation()
+pub fn parse_with(bytes: &[u8], format: Option<Format>, limits: Limits) -> Conversation {
+    let mut reader = Reader::new(format, limits);
+    reader.push(bytes);
+    reader.finish()
 }
 
 /// One line of text, at most `max` characters (an ellipsis marks a cut).

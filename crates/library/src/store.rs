@@ -25,7 +25,7 @@
 //!   error naming the file. Inside a folder such a file becomes an error entry, is
 //!   named in [`Library::unreadable`], and the other conversations still load.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, Read, Seek, SeekFrom};
@@ -39,11 +39,12 @@ use rusqlite::limits::Limit;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
+use crate::catalog::{Catalog, Source};
 use crate::claude_code::{self, Part, Scanner};
-use crate::cursor::{self, BubbleRow, COMPOSER_PREFIX, MAX_ROW_BYTES, WORKSPACE_KEY};
+use crate::cursor::{self, Assembler, CursorDb, MAX_ROW_BYTES, WORKSPACE_KEY};
 use crate::digest::{Digest, digest};
-use crate::{Agent, Entry, one_line, parse_with};
-use docstream_core::{DocStream, Format, Limits, Options};
+use crate::{Entry, FileKind, Reader, parse_with};
+use docstream_core::{Format, Limits};
 use docstream_model::Conversation;
 
 /// Folders deeper than this below the given one are not searched.
@@ -52,8 +53,6 @@ const MAX_DEPTH: usize = 8;
 const BUSY_WAIT: Duration = Duration::from_millis(250);
 /// Bytes read from a file at a time.
 const READ_SIZE: usize = 64 << 10;
-/// The largest `workspace.json` read (a real one is a line).
-const MAX_WORKSPACE_JSON: u64 = 1 << 20;
 /// Longest a SQL statement may go without giving a row (a hostile schema can make
 /// each row cost as much as it likes).
 const STEP_BUDGET: Duration = Duration::from_secs(20);
@@ -138,42 +137,18 @@ fn not_regular(path: &Path) -> LibraryError {
 
 /// A SQLite error as a sentence a person can act on.
 fn db_error(path: &Path, e: &rusqlite::Error) -> LibraryError {
-    use rusqlite::ErrorCode as C;
-    let hint = match e.sqlite_error_code() {
-        Some(C::DatabaseBusy | C::DatabaseLocked) => {
-            " (the database is locked by a program writing to it; close Cursor or copy the file)"
-        }
-        Some(C::NotADatabase) => " (the file is not a SQLite database)",
-        Some(C::DatabaseCorrupt) => " (the file is damaged or truncated)",
-        Some(C::CannotOpen) => " (the file cannot be opened)",
-        Some(C::TooBig) => " (a value is over the 16 MiB a row may hold)",
-        Some(C::OperationInterrupted) => {
-            " (a statement gave no row for 20 s: the database's schema makes reading it too costly)"
-        }
-        _ => "",
-    };
+    let hint = e
+        .sqlite_error()
+        .map_or("", |f| cursor::sqlite_hint(f.extended_code));
     LibraryError::Database {
         path: path.to_owned(),
         message: format!("{e}{hint}"),
     }
 }
 
-/// Where an entry's bytes are.
-#[derive(Debug, Clone)]
-enum Source {
-    /// A composer of a Cursor `cursorDiskKV` table.
-    Cursor { db: PathBuf, composer: String },
-    /// (Part of) a Claude Code session file.
-    Claude { file: PathBuf, part: Part },
-    /// A transcript file in a format docstream detects.
-    File { file: PathBuf },
-    /// Nothing: the entry is an error.
-    None,
-}
-
 /// The conversations of a store or folder.
 pub struct Library {
-    items: Vec<(Entry, Source)>,
+    items: Vec<(Entry, Source<PathBuf>)>,
     entries: Vec<Entry>,
     /// Composers without a bubble, not listed.
     pub empty_skipped: usize,
@@ -222,17 +197,9 @@ fn scan_file(path: &Path) -> Result<claude_code::Scan, LibraryError> {
 
 /// A transcript file read in pieces into a conversation.
 fn parse_file(path: &Path, format: Option<Format>) -> Result<Conversation, LibraryError> {
-    let mut stream = DocStream::new(Options {
-        format,
-        ..Options::default()
-    });
-    read_pieces(path, |piece| {
-        // Cannot fail before finish.
-        let _ = stream.push(piece);
-        stream.clear_changes();
-    })?;
-    let _ = stream.finish();
-    Ok(stream.into_conversation())
+    let mut reader = Reader::new(format, Limits::default());
+    read_pieces(path, |piece| reader.push(piece))?;
+    Ok(reader.finish())
 }
 
 /// A Claude Code session read in pieces, its sub-agents' own files given beside it (each
@@ -274,10 +241,7 @@ fn parse_lines(
     format: Option<Format>,
 ) -> Result<Conversation, LibraryError> {
     let mut f = open_regular(path)?;
-    let mut stream = DocStream::new(Options {
-        format,
-        ..Options::default()
-    });
+    let mut reader = Reader::new(format, Limits::default());
     let max = Limits::default().max_event_bytes + 1;
     let mut line = Vec::new();
     for r in ranges {
@@ -292,14 +256,9 @@ fn parse_lines(
             .take(len as u64)
             .read_to_end(&mut line)
             .map_err(io(path))?;
-        if !line.ends_with(b"\n") {
-            line.push(b'\n');
-        }
-        let _ = stream.push(&line);
-        stream.clear_changes();
+        reader.push_line(&line);
     }
-    let _ = stream.finish();
-    Ok(stream.into_conversation())
+    Ok(reader.finish())
 }
 
 /// The start of a file (at most `n` bytes).
@@ -429,7 +388,7 @@ impl Db {
         if head.is_empty() {
             return Err(LibraryError::Database {
                 path: path.to_owned(),
-                message: "the file is empty (0 bytes): there is no database in it".to_owned(),
+                message: cursor::EMPTY_FILE.to_owned(),
             });
         }
         let wal_header = head.len() >= 20 && (head[18] == 2 || head[19] == 2);
@@ -467,11 +426,11 @@ impl Db {
         };
         let db = Db::connect(path, "immutable=1", false)?;
         let note = match wal_kind {
-            Sibling::Regular(n) if n > 0 => format!(
-                "not read: {} ({}), the write-ahead log of {}: {why}; the list is of the database file alone and may miss its newest messages",
-                wal.display(),
-                cursor::size_text(n),
-                path.display()
+            Sibling::Regular(n) if n > 0 => cursor::wal_not_read(
+                &wal.display().to_string(),
+                n,
+                &path.display().to_string(),
+                &why,
             ),
             _ => format!(
                 "{} is read without the files beside it: {why}",
@@ -629,68 +588,29 @@ fn guarded(r: &rusqlite::Row<'_>) -> rusqlite::Result<Result<Vec<u8>, u64>> {
     })
 }
 
-/// What one Cursor database holds.
-#[derive(Default)]
-struct CursorDb {
-    /// Composers of `cursorDiskKV` (`Err`: a row that could not be read).
-    composers: Vec<(String, Result<cursor::Composer, String>)>,
-    /// First prompts read from bubble rows, for untitled composers.
-    prompts: HashMap<String, String>,
-    /// From `ItemTable`: the workspace's composers.
-    workspace: Vec<cursor::WorkspaceComposer>,
-    /// What could not be read (an unmerged log, a workspace list over the limit).
-    notes: Vec<String>,
-}
-
+/// The rows of a Cursor database the list needs, handed to [`CursorDb`]; the
+/// `workspace.json` beside it is read by the caller.
 fn read_cursor_db(path: &Path) -> Result<CursorDb, LibraryError> {
     let (db, note) = Db::open(path)?;
     db.probe()?;
-    let mut out = CursorDb {
-        notes: note.into_iter().collect(),
-        ..CursorDb::default()
-    };
+    let mut out = CursorDb::new();
+    if let Some(note) = note {
+        out.note(note);
+    }
     if db.has_table("cursorDiskKV")? {
-        // `key >= 'composerData:' AND key < 'composerData;'` uses the key's index.
-        db.range(
-            "cursorDiskKV",
-            "composerData:",
-            "composerData;",
-            |key, value| {
-                let id = key.strip_prefix(COMPOSER_PREFIX).unwrap_or(&key).to_owned();
-                let comp = match value {
-                    Ok(v) => cursor::composer(&id, &v),
-                    Err(n) => Err(cursor::too_large(&key, n)),
-                };
-                out.composers.push((id, comp));
-            },
-        )?;
-        for (id, comp) in &out.composers {
-            let Ok(comp) = comp else { continue };
-            if comp.name.is_some() || comp.first_prompt.is_some() {
-                continue;
-            }
-            if let Some(b) = comp.bubbles.first() {
-                let v = db.value("cursorDiskKV", &cursor::bubble_key(id, b))?;
-                if let Some(p) = v
-                    .and_then(Result::ok)
-                    .as_deref()
-                    .and_then(cursor::prompt_text)
-                {
-                    out.prompts.insert(id.clone(), p);
-                }
+        let (from, to) = cursor::COMPOSER_RANGE;
+        db.range("cursorDiskKV", from, to, |key, value| {
+            out.composer_row(&key, value.as_deref().map_err(|n| *n));
+        })?;
+        for (id, key) in out.title_keys() {
+            if let Some(Ok(v)) = db.value("cursorDiskKV", &key)? {
+                out.title_row(&id, &v);
             }
         }
     }
     if db.has_table("ItemTable")? {
-        match db.value("ItemTable", WORKSPACE_KEY)? {
-            // A workspace list that does not parse only loses the names it had.
-            Some(Ok(v)) => out.workspace = cursor::workspace_composers(&v).unwrap_or_default(),
-            Some(Err(n)) => out.notes.push(format!(
-                "{}: {}; the names of its conversations are not shown",
-                path.display(),
-                cursor::too_large(WORKSPACE_KEY, n)
-            )),
-            None => {}
+        if let Some(v) = db.value("ItemTable", WORKSPACE_KEY)? {
+            out.workspace_row(&path.display().to_string(), v.as_deref().map_err(|n| *n));
         }
     }
     Ok(out)
@@ -703,33 +623,14 @@ fn read_cursor_conversation(path: &Path, composer: &str) -> Result<Vec<u8>, Libr
         id: composer.to_owned(),
         message,
     };
-    let key = format!("{COMPOSER_PREFIX}{composer}");
-    let value = match db.value("cursorDiskKV", &key)? {
-        None => return Err(LibraryError::NotFound(composer.to_owned())),
-        Some(Err(n)) => return Err(unreadable(cursor::too_large(&key, n))),
-        Some(Ok(v)) => v,
-    };
-    let comp = cursor::composer(composer, &value).map_err(unreadable)?;
-    let prefix = cursor::bubble_key(composer, "");
-    // Every bubble row of the composer in one range scan of the key index.
-    let mut end = prefix.clone();
-    end.pop();
-    end.push(';');
-    let mut rows: HashMap<String, BubbleRow> = HashMap::new();
-    db.range("cursorDiskKV", &prefix, &end, |key, v| {
-        let row = match v {
-            Ok(bytes) => BubbleRow::Found(bytes),
-            Err(n) => BubbleRow::TooLarge(n),
-        };
-        rows.insert(key.get(prefix.len()..).unwrap_or_default().to_owned(), row);
-    })?;
-    let bubbles = comp
-        .bubbles
-        .iter()
-        .map(|b| (b.clone(), rows.remove(b).unwrap_or(BubbleRow::Missing)))
-        .collect();
-    drop(rows);
-    cursor::assemble(&value, bubbles).map_err(unreadable)
+    let key = format!("{}{composer}", cursor::COMPOSER_PREFIX);
+    let value = db
+        .value("cursorDiskKV", &key)?
+        .ok_or_else(|| LibraryError::NotFound(composer.to_owned()))?;
+    let mut a = Assembler::new(composer, value).map_err(unreadable)?;
+    let (from, to) = a.range();
+    db.range("cursorDiskKV", &from, &to, |key, v| a.row(&key, v))?;
+    a.finish().map_err(unreadable)
 }
 
 // ---- the folder scan ----------------------------------------------------------------
@@ -745,26 +646,6 @@ struct Found {
     unreadable: Vec<String>,
     /// Folders below the depth searched.
     too_deep: Vec<PathBuf>,
-}
-
-/// What a file's name says it is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Database,
-    Lines,
-    Other,
-}
-
-fn kind_of(name: &str) -> Option<Kind> {
-    if name.ends_with(".vscdb") {
-        Some(Kind::Database)
-    } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
-        Some(Kind::Lines)
-    } else if (name.ends_with(".json") || name.ends_with(".sse")) && name != "workspace.json" {
-        Some(Kind::Other)
-    } else {
-        None
-    }
 }
 
 /// A folder scan: regular files, links only to what is inside `root`, each folder and
@@ -792,7 +673,7 @@ impl Walk {
         for e in names {
             let path = e.path();
             let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') || name == "node_modules" {
+            if !FileKind::searched_folder(&name) {
                 continue;
             }
             let Ok(kind) = e.file_type() else { continue };
@@ -804,7 +685,7 @@ impl Walk {
             } else if kind.is_file() {
                 let real = fs::canonicalize(&path).unwrap_or_else(|_| path.clone());
                 self.file(path, real, &name);
-            } else if kind_of(&name).is_some() {
+            } else if FileKind::of(&name).is_some() {
                 self.found.notes.push(format!(
                     "not read: {} is not a regular file (a FIFO, socket or device)",
                     path.display()
@@ -818,7 +699,7 @@ impl Walk {
         let target = match fs::canonicalize(path) {
             Ok(t) => t,
             Err(e) => {
-                if kind_of(name).is_some() {
+                if FileKind::of(name).is_some() {
                     self.found.notes.push(format!(
                         "not read: {} is a broken link ({e})",
                         path.display()
@@ -829,7 +710,7 @@ impl Walk {
         };
         let meta = fs::metadata(&target).ok();
         let is_dir = meta.as_ref().is_some_and(fs::Metadata::is_dir);
-        if kind_of(name).is_none() && !is_dir {
+        if FileKind::of(name).is_none() && !is_dir {
             return Ok(());
         }
         if !target.starts_with(&self.root) {
@@ -864,14 +745,16 @@ impl Walk {
     }
 
     fn file(&mut self, path: PathBuf, real: PathBuf, name: &str) {
-        let Some(kind) = kind_of(name) else { return };
+        let Some(kind) = FileKind::of(name) else {
+            return;
+        };
         if !self.files.insert(real) {
             return;
         }
         match kind {
-            Kind::Database => self.found.databases.push(path),
-            Kind::Lines => self.found.jsonl.push(path),
-            Kind::Other => self.found.other.push(path),
+            FileKind::Database => self.found.databases.push(path),
+            FileKind::Lines => self.found.jsonl.push(path),
+            FileKind::Other => self.found.other.push(path),
         }
     }
 }
@@ -937,12 +820,47 @@ impl Library {
         } else {
             path.to_owned()
         };
-        lib.cursor(&found.databases, &root, single)?;
-        lib.claude(&found.jsonl, &root, single)?;
-        for file in &found.other {
-            lib.file(file, &root, single)?;
+        let mut catalog = Catalog::new(single);
+        for db in &found.databases {
+            let read = read_cursor_db(db).map(|mut d| {
+                if d.wants_workspace_json() {
+                    lib.workspace_json(db, &mut d);
+                }
+                d
+            });
+            match read {
+                Err(e) if single => return Err(e),
+                read => catalog.database(
+                    shown(db, &root),
+                    db.clone(),
+                    read.map_err(|e| e.to_string()),
+                ),
+            }
         }
-        lib.order();
+        for f in &found.jsonl {
+            match scan_file(f) {
+                Err(e) if single => return Err(e),
+                scan => {
+                    let shown = shown(f, &root);
+                    if catalog.session_file(
+                        shown.clone(),
+                        f.clone(),
+                        scan.map_err(|e| e.to_string()),
+                    ) {
+                        lib.file(&mut catalog, FileKind::Lines, f, shown, single)?;
+                    }
+                }
+            }
+        }
+        for f in &found.other {
+            lib.file(&mut catalog, FileKind::Other, f, shown(f, &root), single)?;
+        }
+        let listing = catalog.finish();
+        lib.notes.extend(listing.notes);
+        lib.unreadable.extend(listing.unreadable);
+        lib.empty_skipped = listing.empty_skipped;
+        lib.items = listing.items;
+        lib.entries = lib.items.iter().map(|(e, _)| e.clone()).collect();
         Ok(lib)
     }
 
@@ -960,253 +878,66 @@ impl Library {
         &self.unreadable
     }
 
-    fn error_entry(&mut self, id: String, agent: Agent, source: String, message: String) {
-        let mut e = Entry::new(id, agent, source);
-        e.title = if e.id == e.source {
-            format!("Could not read {}", e.source)
-        } else {
-            format!("Unreadable conversation {}", e.id)
+    /// The `workspace.json` beside a workspace database, if it is a regular file
+    /// inside the folder, handed to `d`.
+    fn workspace_json(&self, db: &Path, d: &mut CursorDb) {
+        let Some(path) = db.parent().map(|p| p.join(cursor::WORKSPACE_JSON)) else {
+            return;
         };
-        e.error = Some(message);
-        self.items.push((e, Source::None));
-    }
-
-    /// A whole file could not be read: an error entry, and named as unreadable.
-    fn unreadable_file(&mut self, file: &Path, root: &Path, agent: Agent, e: &LibraryError) {
-        let s = shown(file, root);
-        let message = e.to_string();
-        self.error_entry(s.clone(), agent, s, message.clone());
-        self.unreadable.push(message);
-    }
-
-    /// The `workspace.json` beside a workspace database, if it is a small regular
-    /// file inside the folder.
-    fn workspace_json(&mut self, db: &Path) -> Option<Vec<u8>> {
-        let path = db.parent()?.join("workspace.json");
-        let meta = fs::symlink_metadata(&path).ok()?;
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            return;
+        };
         let target = if meta.file_type().is_symlink() {
-            let t = fs::canonicalize(&path).ok()?;
+            let Ok(t) = fs::canonicalize(&path) else {
+                return;
+            };
             if !t.starts_with(&self.root) {
-                self.notes.push(format!(
+                d.note(format!(
                     "not read: {} is a link out of the folder (to {})",
                     path.display(),
                     t.display()
                 ));
-                return None;
+                return;
             }
             t
         } else {
             path.clone()
         };
-        let meta = fs::metadata(&target).ok()?;
-        if !meta.is_file() || meta.len() > MAX_WORKSPACE_JSON {
-            self.notes.push(format!(
-                "not read: {} ({})",
-                path.display(),
-                if meta.is_file() {
-                    format!(
-                        "{}, over {}",
-                        cursor::size_text(meta.len()),
-                        cursor::size_text(MAX_WORKSPACE_JSON)
-                    )
-                } else {
-                    "not a regular file".to_owned()
-                }
-            ));
-            return None;
-        }
-        head(&target, MAX_WORKSPACE_JSON).ok()
-    }
-
-    fn cursor(&mut self, dbs: &[PathBuf], root: &Path, single: bool) -> Result<(), LibraryError> {
-        let mut global = Vec::new();
-        // composer id → (workspace folder, what the workspace says of it)
-        let mut workspaces: HashMap<String, (Option<String>, cursor::WorkspaceComposer)> =
-            HashMap::new();
-        for db in dbs {
-            match read_cursor_db(db) {
-                Ok(mut d) => {
-                    self.notes.append(&mut d.notes);
-                    if !d.workspace.is_empty() {
-                        let folder = self
-                            .workspace_json(db)
-                            .and_then(|j| cursor::workspace_folder(&j));
-                        for w in &d.workspace {
-                            workspaces.insert(w.id.clone(), (folder.clone(), w.clone()));
-                        }
-                    }
-                    global.push((db.clone(), d));
-                }
-                Err(e) if single => return Err(e),
-                Err(e) => self.unreadable_file(db, root, Agent::Cursor, &e),
-            }
-        }
-        let mut listed = HashSet::new();
-        for (db, d) in &global {
-            let source = shown(db, root);
-            for (id, comp) in &d.composers {
-                let comp = match comp {
-                    Ok(c) => c,
-                    Err(message) => {
-                        self.error_entry(
-                            id.clone(),
-                            Agent::Cursor,
-                            source.clone(),
-                            message.clone(),
-                        );
-                        continue;
-                    }
-                };
-                if comp.is_empty() {
-                    self.empty_skipped += 1;
-                    continue;
-                }
-                listed.insert(id.clone());
-                let mut e = Entry::new(id.clone(), Agent::Cursor, source.clone());
-                let ws = workspaces.get(id);
-                let mut c = comp.clone();
-                if c.name.is_none() {
-                    c.name = ws.and_then(|(_, w)| w.name.clone());
-                }
-                if c.first_prompt.is_none() {
-                    c.first_prompt = d.prompts.get(id).cloned();
-                }
-                e.title = c.title();
-                e.project = ws.and_then(|(f, _)| f.clone());
-                e.created = c
-                    .created
-                    .or_else(|| ws.and_then(|(_, w)| w.created.clone()));
-                e.updated = c
-                    .updated
-                    .or_else(|| ws.and_then(|(_, w)| w.updated.clone()));
-                e.messages = c.messages;
-                self.items.push((
-                    e,
-                    Source::Cursor {
-                        db: db.clone(),
-                        composer: id.clone(),
-                    },
-                ));
-            }
-        }
-        // Composers a workspace names whose conversation is in no database given.
-        if global.iter().all(|(_, d)| d.composers.is_empty()) {
-            let mut missing: Vec<_> = workspaces
-                .iter()
-                .filter(|(id, _)| !listed.contains(*id))
-                .collect();
-            missing.sort_by(|a, b| a.0.cmp(b.0));
-            for (id, (folder, w)) in missing {
-                let mut e = Entry::new(id.clone(), Agent::Cursor, String::new());
-                e.title = w
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| format!("Conversation {id}"));
-                e.project.clone_from(folder);
-                e.created.clone_from(&w.created);
-                e.error = Some(
-                    "Its messages are in Cursor's globalStorage/state.vscdb, which was not given; open the folder holding both globalStorage and workspaceStorage.".to_owned(),
-                );
-                self.items.push((e, Source::None));
-            }
-        }
-        Ok(())
-    }
-
-    fn claude(&mut self, files: &[PathBuf], root: &Path, single: bool) -> Result<(), LibraryError> {
-        let mut scans = Vec::new();
-        let mut paths = Vec::new();
-        for f in files {
-            let scan = match scan_file(f) {
-                Ok(s) => s,
-                Err(e) if single => return Err(e),
-                Err(e) => {
-                    self.unreadable_file(f, root, Agent::File, &e);
-                    continue;
-                }
-            };
-            if scan.is_transcript {
-                scans.push((shown(f, root), scan));
-                paths.push(f.clone());
-            } else {
-                self.file(f, root, single)?;
-            }
-        }
-        for item in claude_code::list(&scans) {
-            let file = paths[item.file].clone();
-            self.items.push((
-                item.entry,
-                Source::Claude {
-                    file,
-                    part: item.part,
-                },
-            ));
-        }
-        Ok(())
-    }
-
-    fn file(&mut self, f: &Path, root: &Path, single: bool) -> Result<(), LibraryError> {
-        let conv = match parse_file(f, None) {
-            Ok(c) => c,
-            Err(e) if single => return Err(e),
-            Err(e) => {
-                self.unreadable_file(f, root, Agent::File, &e);
-                return Ok(());
-            }
+        let Ok(meta) = fs::metadata(&target) else {
+            return;
         };
-        // In a folder, JSON that is not a transcript is someone else's file.
-        if conv.format.is_none() && !single {
-            return Ok(());
+        let shown = path.display().to_string();
+        if !meta.is_file() {
+            d.note(format!("not read: {shown} (not a regular file)"));
+        } else if meta.len() > cursor::MAX_WORKSPACE_JSON {
+            d.workspace_json(&shown, Err(meta.len()));
+        } else if let Ok(bytes) = head(&target, cursor::MAX_WORKSPACE_JSON) {
+            d.workspace_json(&shown, Ok(&bytes));
         }
-        let s = shown(f, root);
-        let format = conv.format.as_deref().and_then(|n| Format::parse(n).ok()?);
-        let mut e = Entry::new(s.clone(), Agent::of_format(format), s.clone());
-        let d = digest(&conv);
-        e.title = d
-            .first_prompt
-            .as_deref()
-            .map(|p| one_line(p, 100))
-            .unwrap_or(s);
-        e.created = d.created.clone();
-        e.messages = d.messages;
-        e.tools = d.tools;
-        self.items.push((e, Source::File { file: f.to_owned() }));
-        Ok(())
     }
 
-    /// Ids made unique (a second `s1` is `s1~2`, as the viewer names it); newest
-    /// first; a sub-agent right after the conversation that started it.
-    fn order(&mut self) {
-        let mut items = std::mem::take(&mut self.items);
-        let mut seen = HashSet::new();
-        for (e, _) in &mut items {
-            let mut id = e.id.clone();
-            let mut n = 2;
-            while !seen.insert(id.clone()) {
-                id = format!("{}~{n}", e.id);
-                n += 1;
-            }
-            e.id = id;
-        }
-        let key = |e: &Entry| e.created.clone().or(e.updated.clone()).unwrap_or_default();
-        items.sort_by_key(|b| std::cmp::Reverse(key(&b.0)));
-        let (children, top): (Vec<_>, Vec<_>) =
-            items.into_iter().partition(|(e, _)| e.parent.is_some());
-        let mut children: Vec<Option<(Entry, Source)>> = children.into_iter().map(Some).collect();
-        for item in top {
-            let id = item.0.id.clone();
-            self.items.push(item);
-            for c in children.iter_mut() {
-                if c.as_ref()
-                    .is_some_and(|(e, _)| e.parent.as_ref().is_some_and(|p| p.conversation == id))
-                {
-                    self.items.extend(c.take());
-                }
+    /// A transcript file read whole into `catalog` (in a folder, one that cannot be
+    /// read is an error entry; given alone, an error).
+    fn file(
+        &self,
+        catalog: &mut Catalog<PathBuf>,
+        kind: FileKind,
+        f: &Path,
+        shown: String,
+        single: bool,
+    ) -> Result<(), LibraryError> {
+        match parse_file(f, None) {
+            Err(e) if single => Err(e),
+            conv => {
+                let _ = catalog.file(
+                    kind,
+                    shown,
+                    f.to_owned(),
+                    conv.as_ref().map_err(|e| e.to_string()),
+                );
+                Ok(())
             }
         }
-        // Sub-agents whose conversation is not listed.
-        self.items.extend(children.into_iter().flatten());
-        self.entries = self.items.iter().map(|(e, _)| e.clone()).collect();
     }
 
     /// The entries, in listing order.
@@ -1277,11 +1008,7 @@ impl Library {
                 Ok(conv) => {
                     let d = digest(&conv);
                     let e = &mut self.items[i].0;
-                    e.messages = d.messages;
-                    e.tools = d.tools;
-                    if e.created.is_none() {
-                        e.created.clone_from(&d.created);
-                    }
+                    e.count(&d);
                     each(e, &conv, &d);
                 }
                 Err(err) => {
