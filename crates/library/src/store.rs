@@ -44,7 +44,7 @@ use crate::claude_code::{self, Part, Scanner};
 use crate::cursor::{self, Assembler, CursorDb, MAX_ROW_BYTES, WORKSPACE_KEY};
 use crate::digest::{Digest, digest};
 use crate::{Entry, FileKind, Reader, parse_with};
-use docstream_core::{Format, Limits};
+use docstream_core::{DocStream, Format, Limits, Options};
 use docstream_model::Conversation;
 
 /// Folders deeper than this below the given one are not searched.
