@@ -57,6 +57,9 @@ pub mod codes {
     pub const UNKNOWN_FORMAT: &str = "UNKNOWN_FORMAT";
     /// The agent or model reported a failure.
     pub const AGENT_ERROR: &str = "AGENT_ERROR";
+    /// A warning the agent gave (a deprecated setting, a fallback it took): the run
+    /// went on; shown as a line in the response, not as an error.
+    pub const AGENT_WARNING: &str = "AGENT_WARNING";
     /// A tool call failed.
     pub const TOOL_ERROR: &str = "TOOL_ERROR";
 

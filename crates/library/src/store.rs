@@ -1135,9 +1135,7 @@ impl Library {
             .as_deref()
             .map(|p| one_line(p, 100))
             .unwrap_or(s);
-        e.created = d.created.clone();
-        e.messages = d.messages;
-        e.tools = d.tools;
+        e.read_from(&d);
         self.items.push((e, Source::File { file: f.to_owned() }));
         Ok(())
     }
@@ -1225,11 +1223,7 @@ impl Library {
                 Ok(conv) => {
                     let d = digest(&conv);
                     let e = &mut self.items[i].0;
-                    e.messages = d.messages;
-                    e.tools = d.tools;
-                    if e.created.is_none() {
-                        e.created.clone_from(&d.created);
-                    }
+                    e.read_from(&d);
                     each(e, &conv, &d);
                 }
                 Err(err) => {

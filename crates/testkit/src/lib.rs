@@ -10,7 +10,8 @@ use docstream_core::{DocStream, Format, Options};
 use docstream_model::{Conversation, DocumentType, Meta};
 
 /// Every fixture input under `tests/fixtures/<format>/` (its goldens,
-/// `<case>.expected.*`, left out), with the format its folder names, sorted by path.
+/// `<case>.expected.*`, and the folder's `README.md`, which says where the fixtures'
+/// shapes come from, left out), with the format its folder names, sorted by path.
 pub fn fixtures() -> Vec<(Format, PathBuf)> {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures");
     let mut all = Vec::new();
@@ -23,13 +24,8 @@ pub fn fixtures() -> Vec<(Format, PathBuf)> {
             .unwrap_or_else(|| panic!("{name}: folder is not a format name"));
         for file in std::fs::read_dir(&dir).unwrap() {
             let file = file.unwrap().path();
-            if !file
-                .file_name()
-                .unwrap()
-                .to_str()
-                .unwrap()
-                .contains(".expected.")
-            {
+            let name = file.file_name().unwrap().to_str().unwrap();
+            if !name.contains(".expected.") && name != "README.md" {
                 all.push((format, file));
             }
         }

@@ -85,6 +85,8 @@ struct Line<'v> {
     tool_use_id: Option<String>,
     /// How a `task_notification`'s task ended.
     status: Option<String>,
+    /// What a `result`'s run cost, in US dollars.
+    total_cost_usd: Option<f64>,
 }
 
 impl<'v> Line<'v> {
@@ -114,6 +116,8 @@ impl<'v> Line<'v> {
             parent_tool_use_id: f.string("parent_tool_use_id")?,
             tool_use_id: f.string("tool_use_id")?,
             status: f.string("status")?,
+            // Read leniently: a value of another type is not the line's error.
+            total_cost_usd: f.f64("total_cost_usd").ok().flatten(),
         })
     }
 }
@@ -251,6 +255,11 @@ impl Adapter for ClaudeCode {
                 parent: line.parent_tool_use_id.clone(),
             });
         }
+        if matches!(line.kind, "user" | "assistant") {
+            if let Some(at) = &line.timestamp {
+                n.apply(Event::Time(at.clone()));
+            }
+        }
         match line.kind {
             "system" if line.subtype == Some("task_notification") => {
                 if let Some(parent) = line.tool_use_id {
@@ -319,6 +328,9 @@ impl ClaudeCode {
         if m.id.as_ref().is_some_and(|id| self.streamed.contains(id)) {
             return; // its events came first (partial messages)
         }
+        // One API call's lines share its message id (a line per content block), each
+        // repeating the call's usage: the call is counted once.
+        let call = m.id.clone().or_else(|| line.request_id.clone());
         n.apply(Event::Session(SessionInfo {
             conversation_id: line.session_id,
             response_id: m.id.take(),
@@ -349,8 +361,10 @@ impl ClaudeCode {
                 stop_reason,
             });
         }
-        if let Some(u) = usage {
-            n.apply(Event::Usage(u));
+        match (usage, call) {
+            (Some(usage), Some(call)) => n.apply(Event::CallUsage { call, usage }),
+            (Some(u), None) => n.apply(Event::Usage(u)),
+            (None, _) => {}
         }
     }
 }
@@ -369,6 +383,9 @@ fn result(line: Line<'_>, n: &mut dyn Sink) {
     });
     if let Some(u) = line.usage {
         n.apply(Event::Usage(u.into()));
+    }
+    if let Some(usd) = line.total_cost_usd {
+        n.apply(Event::Cost(usd));
     }
     let text = line.result;
     let failed = line.is_error == Some(true) || line.subtype.is_some_and(|s| s != "success");

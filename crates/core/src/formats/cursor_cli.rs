@@ -541,7 +541,8 @@ fn millis(value: Option<&Value>) -> Option<u64> {
     }
 }
 
-/// A result payload `{success: …}`, `{error: …}` or `{rejected: …}`.
+/// A result payload `{success: …}`, `{error: …}`, `{rejected: …}` (the user said no) or
+/// `{permissionDenied: {command, workingDirectory, error}}` (a permission rule said no).
 pub(super) fn outcome(result: Value) -> ToolOutcome {
     if let Value::Object(map) = &result {
         for (key, status) in [
@@ -549,6 +550,7 @@ pub(super) fn outcome(result: Value) -> ToolOutcome {
             ("error", CallStatus::Error),
             ("failure", CallStatus::Error),
             ("rejected", CallStatus::Rejected),
+            ("permissionDenied", CallStatus::Denied),
         ] {
             if let Some(data) = map.get(key) {
                 return ToolOutcome {

@@ -181,7 +181,7 @@ fn read_view(m: &mut ToolCallMeta, kind: ToolKind) {
     m.error = m
         .result
         .as_ref()
-        .filter(|r| matches!(r.status, CallStatus::Error | CallStatus::Rejected))
+        .filter(|r| r.status == CallStatus::Error || r.status.refused())
         .and_then(|r| fields::error_message(&r.data))
         .filter(|e| !e.trim().is_empty());
     m.view = view;

@@ -75,7 +75,7 @@ pub(super) fn terminal(
         if meta.output.is_empty() {
             if let Value::String(s) = d {
                 meta.output = s.clone();
-            } else if o.status != CallStatus::Success {
+            } else if o.status == CallStatus::Error {
                 meta.output = error_message(d).unwrap_or_default();
             }
         }
@@ -86,6 +86,20 @@ pub(super) fn terminal(
                 .strip_prefix("Exit code ")
                 .and_then(|rest| rest.lines().next())
                 .and_then(|n| n.trim().parse().ok());
+        }
+        if o.status.refused() {
+            // Refused or stopped: why, as the tool said it; the command as the refusal
+            // names it when the call's arguments did not (Cursor's `permissionDenied`).
+            let reason = error_message(d).filter(|r| !r.trim().is_empty());
+            if reason.as_deref() == Some(meta.output.as_str()) {
+                meta.output.clear();
+            }
+            meta.reason = reason;
+            if meta.command.is_empty() {
+                meta.command = str_field(d, &["command", "cmd"])
+                    .unwrap_or_default()
+                    .to_owned();
+            }
         }
         if meta.working_directory.is_none() {
             meta.working_directory = str_field(d, &["workingDirectory", "cwd"])
