@@ -60,6 +60,9 @@ pub mod codes {
     /// A warning the agent gave (a deprecated setting, a fallback it took): the run
     /// went on; shown as a line in the response, not as an error.
     pub const AGENT_WARNING: &str = "AGENT_WARNING";
+    /// The user stopped the agent (Claude Code's `[Request interrupted by user]`):
+    /// shown as a line in the response, not as an error.
+    pub const USER_INTERRUPTED: &str = "USER_INTERRUPTED";
     /// A tool call failed.
     pub const TOOL_ERROR: &str = "TOOL_ERROR";
 

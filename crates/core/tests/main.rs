@@ -2,6 +2,7 @@
 
 mod boundaries;
 mod fixtures;
+mod outcomes;
 mod provider_formats;
 mod provider_samples;
 mod samples;

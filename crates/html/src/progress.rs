@@ -136,13 +136,13 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
         Meta::FileEdit(m) => {
             let path = m.file_path.clone();
             match m.status {
-                Some(CallStatus::Rejected) => h(Label::EditRejected, path, None),
-                Some(status @ (CallStatus::Denied | CallStatus::Interrupted)) => {
-                    let (running, _) = match m.operation {
-                        FileOperation::Create => (Label::Creating, Label::Created2),
-                        FileOperation::Delete => (Label::Deleting, Label::Deleted2),
-                        FileOperation::Rename => (Label::Renaming, Label::Renamed2),
-                        FileOperation::Edit => (Label::Editing, Label::Edited),
+                // Refused or stopped: what it was going to do, how it ended, and why.
+                Some(status) if status.refused() => {
+                    let running = match m.operation {
+                        FileOperation::Create => Label::Creating,
+                        FileOperation::Delete => Label::Deleting,
+                        FileOperation::Rename => Label::Renaming,
+                        FileOperation::Edit => Label::Editing,
                     };
                     h(running, path, outcome(Some(status), m.error.as_deref(), l))
                 }

@@ -209,6 +209,22 @@ fn is_empty_command_output(text: &str) -> bool {
     })
 }
 
+/// The words of Claude Code's interruption mark (`[Request interrupted by user]`, `…
+/// for tool use]`) when a user message is that mark and nothing else.
+fn interruption<'c>(content: &'c Content<'_>) -> Option<&'c str> {
+    let text = match content {
+        Content::Text(t) => *t,
+        Content::Blocks(blocks) => match blocks.as_slice() {
+            [b] if b.kind == "text" => b.text?,
+            _ => return None,
+        },
+    };
+    text.trim()
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .filter(|t| t.starts_with("Request interrupted by user"))
+}
+
 /// The text of a plain user message (a sub-agent's prompt).
 fn prompt_of(m: &Message<'_>) -> Option<String> {
     match Content::read(m.content).ok()? {
@@ -286,6 +302,12 @@ impl Adapter for ClaudeCode {
                 match Content::read(m.content) {
                     // A local command that printed nothing: nothing to show, not a turn.
                     Ok(Content::Text(t)) if is_empty_command_output(t) => {}
+                    // Claude Code's mark that the user stopped the agent: a line in the
+                    // response, not a prompt the user wrote.
+                    Ok(c) if interruption(&c).is_some() => {
+                        let mark = interruption(&c).unwrap_or_default().to_owned();
+                        n.apply(Event::Error(ErrorInfo::interrupted(mark)));
+                    }
                     Ok(c) => apply_content(Role::User, c, line.tool_use_result, n),
                     Err(e) => n.apply(Event::Error(json_error(&e, &p))),
                 }

@@ -457,7 +457,9 @@ fn end_call(
     n.apply(Event::ToolEnd {
         call_id: call_id.clone(),
         name: Some(name),
-        args: Some(args),
+        // A `completed` line may carry only the result (a refused call's does): the
+        // arguments its `started` line gave stay.
+        args: Some(args).filter(|a| !a.is_null()),
         outcome,
         duration_ms,
     });

@@ -61,6 +61,17 @@ impl ErrorInfo {
         }
     }
 
+    /// The user stopped the agent (`USER_INTERRUPTED`), said as the agent wrote it.
+    pub(crate) fn interrupted(message: String) -> ErrorInfo {
+        ErrorInfo {
+            at: None,
+            code: crate::error::codes::USER_INTERRUPTED.to_owned(),
+            source: "user".to_owned(),
+            details: message.clone(),
+            message,
+        }
+    }
+
     /// An error the agent reported (`agent_error`), its message said as it said it.
     pub(crate) fn agent(message: String) -> ErrorInfo {
         ErrorInfo {

@@ -7,14 +7,23 @@ use crate::escape::Markup;
 use crate::labels::Label;
 use docstream_model::{Document, ErrorMeta};
 
-/// The code of a warning: the run went on, so it is a line in the response, not an
-/// error.
-const WARNING: &str = "AGENT_WARNING";
+/// The codes shown as one line, with their label: a warning (the run went on) and the
+/// user stopping the agent are not failures.
+const LINES: &[(&str, Label, &str)] = &[
+    ("AGENT_WARNING", Label::Warning, "ds-warning-line"),
+    (
+        "USER_INTERRUPTED",
+        Label::Stopped,
+        "ds-warning-line ds-interrupted-line",
+    ),
+];
 
 pub(super) fn render(doc: &Document, meta: &ErrorMeta, opts: &RenderOptions, out: &mut String) {
-    if meta.error_code == WARNING {
-        out.raw("<div class=\"ds-warning-line\" role=\"note\"><span class=\"ds-warning-label\">")
-            .text(l(opts, Label::Warning))
+    if let Some((_, label, class)) = LINES.iter().find(|(code, ..)| meta.error_code == *code) {
+        out.raw("<div class=\"")
+            .raw(class)
+            .raw("\" role=\"note\"><span class=\"ds-warning-label\">")
+            .text(l(opts, *label))
             .raw("</span> ")
             .text(doc.text())
             .raw("</div>\n");

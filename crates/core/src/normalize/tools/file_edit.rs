@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::super::events::ToolOutcome;
 use super::super::language::language_for_path;
-use super::fields::{PATH, error_message, field, str_field, u64_field};
+use super::fields::{PATH, error_message, field, refusal_reason, str_field, u64_field};
 use super::status_of;
 use crate::model::{CallStatus, Diff, FileEditMeta, FileOperation, Meta, ToolKind};
 
@@ -107,7 +107,11 @@ pub(super) fn file_edit(
         ..FileEditMeta::default()
     };
     if let Some(o) = outcome.filter(|o| o.status != CallStatus::Success) {
-        meta.error = error_message(&o.data);
+        meta.error = if o.status.refused() {
+            refusal_reason(&o.data)
+        } else {
+            error_message(&o.data)
+        };
     }
     let before =
         data.and_then(|d| str_field(d, &["beforeFullFileContent", "before", "originalContent"]));

@@ -4,7 +4,10 @@
 use serde_json::Value;
 
 use super::super::events::ToolOutcome;
-use super::fields::{error_message, field, i64_field, str_field, strings, u64_field};
+use super::fields::{
+    error_message, field, i64_field, refusal_reason, str_field, strings, u64_field,
+    without_interruption,
+};
 use super::status_of;
 use crate::model::{CallStatus, Meta, TerminalMeta};
 
@@ -90,11 +93,16 @@ pub(super) fn terminal(
         if o.status.refused() {
             // Refused or stopped: why, as the tool said it; the command as the refusal
             // names it when the call's arguments did not (Cursor's `permissionDenied`).
-            let reason = error_message(d).filter(|r| !r.trim().is_empty());
-            if reason.as_deref() == Some(meta.output.as_str()) {
-                meta.output.clear();
+            if error_message(d).as_deref() == Some(meta.output.as_str()) {
+                // The tool's message is not output the command gave, but for what it
+                // printed before the user stopped it.
+                meta.output = if o.status == CallStatus::Interrupted {
+                    without_interruption(&meta.output)
+                } else {
+                    String::new()
+                };
             }
-            meta.reason = reason;
+            meta.reason = refusal_reason(d);
             if meta.command.is_empty() {
                 meta.command = str_field(d, &["command", "cmd"])
                     .unwrap_or_default()
