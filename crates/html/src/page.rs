@@ -101,10 +101,13 @@ pub fn agent_name(format: &str) -> &str {
         .map_or(format, |(_, name)| name)
 }
 
-/// A title for a page of `conversation` where the source gives none (a summary, a
-/// custom title): its first prompt as one line of at most 80 characters, cut at a word;
+/// A title for a page of `conversation`: the title the source gives (a custom title, a
+/// summary), else its first prompt, as one line of at most 80 characters cut at a word;
 /// else `docstream`. Never a file's path.
 pub fn conversation_title(conversation: &Conversation) -> String {
+    if let Some(title) = conversation.title.as_deref().and_then(title_line) {
+        return title;
+    }
     let prompt = conversation.turns.iter().find_map(|t| match t {
         Turn::User(u) => title_line(&u.content),
         Turn::Assistant(_) => None,

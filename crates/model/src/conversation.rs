@@ -299,6 +299,10 @@ pub struct Conversation {
     /// The wire format read (`cursor-stream-json` …), once detected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
+    /// What the conversation is called where the source says (Claude Code's
+    /// `custom-title` or `summary` line) (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// Turns in order.
     pub turns: Vec<Turn>,
     /// Counters.

@@ -87,6 +87,10 @@ struct Line<'v> {
     status: Option<String>,
     /// What a `result`'s run cost, in US dollars.
     total_cost_usd: Option<f64>,
+    /// A `summary` line's summary of the session.
+    summary: Option<String>,
+    /// A `custom-title` line's title, the one the user gave the session.
+    custom_title: Option<String>,
 }
 
 impl<'v> Line<'v> {
@@ -118,6 +122,8 @@ impl<'v> Line<'v> {
             status: f.string("status")?,
             // Read leniently: a value of another type is not the line's error.
             total_cost_usd: f.f64("total_cost_usd").ok().flatten(),
+            summary: f.string("summary").ok().flatten(),
+            custom_title: f.string("customTitle").ok().flatten(),
         })
     }
 }
@@ -330,7 +336,21 @@ impl Adapter for ClaudeCode {
             }
             "result" => result(line, n),
             // Bookkeeping with nothing to show.
-            "summary" | "file-history-snapshot" | "queue-operation" => {}
+            // What the session is called: the title the user gave it wins.
+            "summary" => {
+                if let Some(text) = line.summary.filter(|s| !s.trim().is_empty()) {
+                    n.apply(Event::Title {
+                        text,
+                        chosen: false,
+                    });
+                }
+            }
+            "custom-title" => {
+                if let Some(text) = line.custom_title.filter(|s| !s.trim().is_empty()) {
+                    n.apply(Event::Title { text, chosen: true });
+                }
+            }
+            "file-history-snapshot" | "queue-operation" => {}
             _ => n.apply(Event::Unknown),
         }
     }

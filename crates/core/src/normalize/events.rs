@@ -182,6 +182,14 @@ pub(crate) enum Event<'a> {
         /// Its counts.
         usage: Usage,
     },
+    /// What the conversation is called: a title the user chose replaces any other; of
+    /// the others (a summary) the first stays.
+    Title {
+        /// The title.
+        text: String,
+        /// Chosen by the user (Claude Code's `custom-title`).
+        chosen: bool,
+    },
     /// What the current response cost in US dollars, where the format states it.
     Cost(f64),
     /// The time (ISO 8601, as the source wrote it) of the line being read: a turn that

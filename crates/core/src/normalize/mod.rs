@@ -296,6 +296,11 @@ impl Normalizer {
                 }
             }
             Event::Time(at) => self.time(at),
+            Event::Title { text, chosen } => {
+                if chosen || self.b.conv.title.is_none() {
+                    self.b.conv.title = Some(text);
+                }
+            }
             Event::ResponseMeta {
                 duration_ms,
                 duration_api_ms,
