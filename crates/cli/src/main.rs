@@ -410,15 +410,15 @@ fn run() -> Result<(), Failure> {
     let w = |e: io::Error| Failure::Failed(format!("cannot write the output: {e}"));
     match args.command.as_str() {
         "html" => {
-            let title = if args.input == "-" {
-                "docstream"
-            } else {
-                &args.input
-            };
+            // The page is titled by what the conversation is about, never by a path.
+            let title = page::conversation_title(conversation);
+            let title = title.as_str();
+            let header = page::page_header(conversation, title, &options);
             if incremental {
                 // A turn at a time: the page model is the only whole copy of the page.
                 let mut result = Ok(());
                 write_page(&mut out, title, options.locale, |out| {
+                    out.write_all(header.as_bytes())?;
                     page_model.write_html(|piece| {
                         if result.is_ok() {
                             result = out.write_all(page::dressed(piece, args.highlight).as_bytes());
@@ -430,6 +430,7 @@ fn run() -> Result<(), Failure> {
             } else {
                 let body = render_conversation(conversation, &options);
                 write_page(&mut out, title, options.locale, |out| {
+                    out.write_all(header.as_bytes())?;
                     out.write_all(page::dressed(&body, args.highlight).as_bytes())
                 })
                 .map_err(w)?;
@@ -582,8 +583,10 @@ fn store(args: &Args) -> Result<(), Failure> {
                     .entries()
                     .iter()
                     .find(|e| &e.id == id)
-                    .map_or(id.as_str(), |e| e.title.as_str());
-                let html = page::render_page(&conversation, title, &options);
+                    .map(|e| e.title.clone())
+                    .filter(|t| !t.is_empty())
+                    .unwrap_or_else(|| page::conversation_title(&conversation));
+                let html = page::render_page(&conversation, &title, &options);
                 return out
                     .write_all(page::dressed(&html, args.highlight).as_bytes())
                     .map_err(w);

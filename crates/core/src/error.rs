@@ -60,6 +60,12 @@ pub mod codes {
     pub const FORMAT_UNAVAILABLE: &str = "FORMAT_UNAVAILABLE";
     /// The agent or model reported a failure.
     pub const AGENT_ERROR: &str = "AGENT_ERROR";
+    /// A warning the agent gave (a deprecated setting, a fallback it took): the run
+    /// went on; shown as a line in the response, not as an error.
+    pub const AGENT_WARNING: &str = "AGENT_WARNING";
+    /// The user stopped the agent (Claude Code's `[Request interrupted by user]`):
+    /// shown as a line in the response, not as an error.
+    pub const USER_INTERRUPTED: &str = "USER_INTERRUPTED";
     /// A tool call failed.
     pub const TOOL_ERROR: &str = "TOOL_ERROR";
 

@@ -3,6 +3,7 @@
 mod api_formats;
 mod boundaries;
 mod fixtures;
+mod outcomes;
 mod provider_formats;
 mod provider_samples;
 mod samples;

@@ -29,6 +29,7 @@ pub mod progress;
 #[cfg(feature = "highlight")]
 pub mod syntax;
 mod terminal;
+mod time;
 mod tool_call;
 mod turn;
 pub mod url;

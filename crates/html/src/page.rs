@@ -4,9 +4,12 @@
 
 use std::borrow::Cow;
 
-use crate::escape::escape;
+use crate::escape::{Markup, escape};
+use crate::labels::{Label, label};
+use crate::time::{date_of, push_time};
+use crate::turn::{push_cost, push_usage};
 use crate::{RenderOptions, labels::Locale, render_conversation};
-use docstream_model::Conversation;
+use docstream_model::{Conversation, Turn};
 
 /// The stylesheet (class names in `docs/classes.md`).
 pub const STYLESHEET: &str = include_str!("../../../assets/docstream.css");
@@ -73,9 +76,153 @@ fn fill_frame<'a>(value: impl Fn(&str) -> Option<&'a str>) -> String {
     out
 }
 
-/// Renders a conversation as a standalone page.
+/// Renders a conversation as a standalone page, opening with its [`page_header`].
 pub fn render_page(conversation: &Conversation, title: &str, opts: &RenderOptions) -> String {
-    wrap_page(&render_conversation(conversation, opts), title, opts.locale)
+    let mut body = page_header(conversation, title, opts);
+    body.push_str(&render_conversation(conversation, opts));
+    wrap_page(&body, title, opts.locale)
+}
+
+/// The agent whose output a format is (`claude-code-transcript` → `Claude Code`), or
+/// the format's name.
+pub fn agent_name(format: &str) -> &str {
+    const AGENTS: &[(&str, &str)] = &[
+        ("cursor-", "Cursor"),
+        ("claude-code-", "Claude Code"),
+        ("codex-", "Codex CLI"),
+        ("gemini-cli-", "Gemini CLI"),
+        ("anthropic-", "Anthropic API"),
+        ("openai-", "OpenAI API"),
+        ("gemini-stream", "Gemini API"),
+    ];
+    AGENTS
+        .iter()
+        .find(|(prefix, _)| format.starts_with(prefix))
+        .map_or(format, |(_, name)| name)
+}
+
+/// A title for a page of `conversation`: the title the source gives (a custom title, a
+/// summary), else its first prompt, as one line of at most 80 characters cut at a word;
+/// else `docstream`. Never a file's path.
+pub fn conversation_title(conversation: &Conversation) -> String {
+    if let Some(title) = conversation.title.as_deref().and_then(title_line) {
+        return title;
+    }
+    let prompt = conversation.turns.iter().find_map(|t| match t {
+        Turn::User(u) => title_line(&u.content),
+        Turn::Assistant(_) => None,
+    });
+    prompt.unwrap_or_else(|| "docstream".to_owned())
+}
+
+/// The first line of a prompt that a person wrote (not an agent's wrapping such as
+/// `<command-name>` or a `Caveat:`), its Markdown heading marks gone, cut at a word.
+fn title_line(text: &str) -> Option<String> {
+    const MAX: usize = 80;
+    let line = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('<') && !l.starts_with("Caveat:"))?;
+    let line = line.trim_start_matches('#').trim();
+    if line.chars().count() <= MAX {
+        return Some(line.to_owned());
+    }
+    let end = line
+        .char_indices()
+        .nth(MAX - 1)
+        .map_or(line.len(), |(i, _)| i);
+    let cut = &line[..end];
+    let cut = match cut.rfind(' ') {
+        Some(space) if space > MAX / 2 => &cut[..space],
+        _ => cut,
+    };
+    Some(format!("{}…", cut.trim_end()))
+}
+
+/// The header a standalone page opens with: its title, then [`page_facts`].
+pub fn page_header(conversation: &Conversation, title: &str, opts: &RenderOptions) -> String {
+    let mut out = String::with_capacity(512);
+    out.raw("<header class=\"ds-page-header\">\n<h1 class=\"ds-page-title\">")
+        .text(title)
+        .raw("</h1>\n");
+    out.push_str(&page_facts(conversation, opts));
+    out.raw("</header>\n");
+    out
+}
+
+/// What a conversation is and adds up to, as a list: the agent, the project (working
+/// directory), the models, when it ran (first and last time) and its totals (tokens
+/// with the cache's, cost where stated, prompts and responses). Facts the source does
+/// not give are left out.
+pub fn page_facts(conversation: &Conversation, opts: &RenderOptions) -> String {
+    let l = |k| label(opts.locale, k);
+    let t = conversation.totals();
+    let mut out = String::with_capacity(512);
+    out.raw("<dl class=\"ds-page-facts\">\n");
+    let fact = |out: &mut String, class: &str, key: Label, value: &mut dyn FnMut(&mut String)| {
+        out.raw("<div class=\"ds-fact ds-fact-")
+            .raw(class)
+            .raw("\"><dt>")
+            .text(label(opts.locale, key))
+            .raw("</dt><dd>");
+        value(out);
+        out.raw("</dd></div>\n");
+    };
+    if let Some(format) = &conversation.format {
+        fact(&mut out, "agent", Label::Agent, &mut |out| {
+            out.text(agent_name(format));
+        });
+    }
+    if let Some(cwd) = &t.cwd {
+        fact(&mut out, "project", Label::Project, &mut |out| {
+            out.raw("<code>").text(cwd).raw("</code>");
+        });
+    }
+    if !t.models.is_empty() {
+        fact(&mut out, "models", Label::Models, &mut |out| {
+            out.text(&t.models.join(", "));
+        });
+    }
+    if let Some(first) = &t.first {
+        fact(&mut out, "time", Label::When, &mut |out| {
+            push_date_time(out, first);
+            if let Some(last) = t.last.as_ref().filter(|last| *last != first) {
+                out.raw(" – ");
+                if date_of(last) == date_of(first) {
+                    push_time(out, last);
+                } else {
+                    push_date_time(out, last);
+                }
+            }
+        });
+    }
+    fact(&mut out, "totals", Label::Totals, &mut |out| {
+        if let Some(u) = &t.usage {
+            push_usage(out, u, opts);
+            out.raw(" · ");
+        }
+        if let Some(usd) = t.cost_usd {
+            push_cost(out, usd, opts);
+            out.raw(" · ");
+        }
+        out.num(t.prompts as u64)
+            .raw(" ")
+            .text(l(Label::Prompts))
+            .raw(" · ")
+            .num(t.responses as u64)
+            .raw(" ")
+            .text(l(Label::Responses));
+    });
+    out.raw("</dl>\n");
+    out
+}
+
+/// A time with its date: `2025-09-01 <time>09:00</time>`.
+fn push_date_time(out: &mut String, at: &str) {
+    if date_of(at) != at {
+        out.text(date_of(at)).raw(" ");
+    }
+    push_time(out, at);
 }
 
 #[cfg(test)]

@@ -94,15 +94,33 @@ fn outcome(status: Option<CallStatus>, error: Option<&str>, l: Locale) -> Option
             Some(msg) => format!("{}: {}", label(l, Label::Failed), short(msg, 100)),
             None => label(l, Label::Failed).to_owned(),
         }),
-        CallStatus::Rejected => Some(label(l, Label::Rejected).to_owned()),
+        CallStatus::Rejected | CallStatus::Denied | CallStatus::Interrupted => {
+            let word = label(l, refusal_label(status?));
+            Some(match error.filter(|e| !e.trim().is_empty()) {
+                Some(why) => format!("{word}: {}", short(why, 100)),
+                None => word.to_owned(),
+            })
+        }
         CallStatus::NoResult => Some(label(l, Label::NoResult).to_owned()),
         CallStatus::Running | CallStatus::Success => None,
     }
 }
 
+/// The word of a refused or stopped call.
+fn refusal_label(status: CallStatus) -> Label {
+    match status {
+        CallStatus::Denied => Label::Denied,
+        CallStatus::Interrupted => Label::Interrupted,
+        _ => Label::Rejected,
+    }
+}
+
+/// The running form for a call that did not finish (still running, no result, refused
+/// or stopped: "Running `make` — denied"), the finished one otherwise.
 fn tense(status: Option<CallStatus>, running: Label, done: Label) -> Label {
     match status {
         Some(CallStatus::Running | CallStatus::NoResult) => running,
+        Some(s) if s.refused() => running,
         _ => done,
     }
 }
@@ -118,7 +136,16 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
         Meta::FileEdit(m) => {
             let path = m.file_path.clone();
             match m.status {
-                Some(CallStatus::Rejected) => h(Label::EditRejected, path, None),
+                // Refused or stopped: what it was going to do, how it ended, and why.
+                Some(status) if status.refused() => {
+                    let running = match m.operation {
+                        FileOperation::Create => Label::Creating,
+                        FileOperation::Delete => Label::Deleting,
+                        FileOperation::Rename => Label::Renaming,
+                        FileOperation::Edit => Label::Editing,
+                    };
+                    h(running, path, outcome(Some(status), m.error.as_deref(), l))
+                }
                 Some(CallStatus::Error) => h(
                     Label::EditFailed,
                     path,
@@ -165,8 +192,11 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
             }
         }
         Meta::TerminalCommand(m) => {
-            let mut out = outcome(m.status, None, l);
-            if let Some(code) = m.exit_code.filter(|&c| c != 0) {
+            let mut out = outcome(m.status, m.reason.as_deref(), l);
+            if let Some(code) = m
+                .exit_code
+                .filter(|&c| c != 0 && !m.status.is_some_and(CallStatus::refused))
+            {
                 out = Some(format!("{} {code}", label(l, Label::ExitCodeShort)));
             }
             h(

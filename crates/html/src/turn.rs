@@ -10,8 +10,9 @@ use crate::document::push_duration;
 use crate::escape::Markup;
 use crate::labels::{Label, label};
 use crate::progress::counted;
+use crate::time::push_time;
 use crate::user_prompt::render_user_content;
-use docstream_model::{DocKey, PromptFrom, Response, ResponseStatus, Turn, UserTurn};
+use docstream_model::{DocKey, PromptFrom, Response, ResponseStatus, Turn, Usage, UserTurn};
 
 /// The closing tag of a turn's element.
 pub(crate) const TURN_CLOSE: &str = "</section>\n";
@@ -109,8 +110,12 @@ fn user_header(turn: &UserTurn, opts: &RenderOptions, out: &mut String) {
         .raw("\"><div class=\"ds-role")
         .raw(class)
         .raw("\">")
-        .text(label(opts.locale, who))
-        .raw("</div>\n<div class=\"ds-user-content\">");
+        .text(label(opts.locale, who));
+    if let Some(at) = &turn.created {
+        out.raw(" ");
+        push_time(out, at);
+    }
+    out.raw("</div>\n<div class=\"ds-user-content\">");
     render_user_content(&turn.content, &turn.id, opts, out);
     out.raw("</div>\n");
     for a in &turn.attachments {
@@ -127,6 +132,10 @@ fn response_header(response: &Response, opts: &RenderOptions, out: &mut String) 
         .raw("\"><span class=\"ds-role\">")
         .text(label(opts.locale, Label::Assistant))
         .raw("</span>");
+    if let Some(at) = &response.created {
+        out.raw(" ");
+        push_time(out, at);
+    }
     if !response.model.is_empty() {
         out.raw(" <span class=\"ds-model\">")
             .text(&response.model)
@@ -164,13 +173,12 @@ fn response_status(response: &Response, opts: &RenderOptions, out: &mut String) 
         .text(label(opts.locale, key))
         .raw("</span>");
     if let Some(u) = &response.usage {
-        out.raw(" <span class=\"ds-usage\">")
-            .text(label(opts.locale, Label::Usage))
-            .raw(" ")
-            .num(u.total_tokens)
-            .raw(" ")
-            .text(label(opts.locale, Label::Tokens))
-            .raw("</span>");
+        out.raw(" ");
+        push_usage(out, u, opts);
+    }
+    if let Some(usd) = response.metadata.cost_usd {
+        out.raw(" ");
+        push_cost(out, usd, opts);
     }
     if let Some(ms) = response.metadata.duration_ms {
         out.raw(" <span class=\"ds-duration\">")
@@ -179,4 +187,50 @@ fn response_status(response: &Response, opts: &RenderOptions, out: &mut String) 
         push_duration(out, ms);
         out.raw("</span>");
     }
+}
+
+/// Token counts: the total, then input and output, and the cache's counts where the
+/// source gives them: `usage 1234 tokens (1000 in · 234 out · 900 cache read)`.
+pub(crate) fn push_usage(out: &mut String, u: &Usage, opts: &RenderOptions) {
+    let l = |k| label(opts.locale, k);
+    out.raw("<span class=\"ds-usage\">")
+        .text(l(Label::Usage))
+        .raw(" ")
+        .num(u.total_tokens)
+        .raw(" ")
+        .text(l(Label::Tokens));
+    let parts = [
+        (Some(u.prompt_tokens), Label::TokensIn, "in"),
+        (Some(u.completion_tokens), Label::TokensOut, "out"),
+        (u.cache_read_tokens, Label::CacheRead, "cache-read"),
+        (u.cache_write_tokens, Label::CacheWrite, "cache-write"),
+    ];
+    let mut first = true;
+    for (n, key, class) in parts {
+        let Some(n) = n else { continue };
+        out.raw(if first { " (" } else { " · " })
+            .raw("<span class=\"ds-tokens-")
+            .raw(class)
+            .raw("\">")
+            .num(n)
+            .raw(" ")
+            .text(l(key))
+            .raw("</span>");
+        first = false;
+    }
+    out.raw(")</span>");
+}
+
+/// A cost in US dollars: `cost $0.0123` (four decimals under a dollar, two above).
+pub(crate) fn push_cost(out: &mut String, usd: f64, opts: &RenderOptions) {
+    let shown = if usd < 1.0 {
+        format!("${usd:.4}")
+    } else {
+        format!("${usd:.2}")
+    };
+    out.raw("<span class=\"ds-cost\">")
+        .text(label(opts.locale, Label::Cost))
+        .raw(" ")
+        .text(&shown)
+        .raw("</span>");
 }

@@ -18,6 +18,7 @@ const TAGS: &[(&str, Kind)] = &[
     ("local-command-stdout", Kind::Output),
     ("local-command-stderr", Kind::Output),
     ("system-reminder", Kind::Reminder),
+    ("command-contents", Kind::Contents),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +28,9 @@ enum Kind {
     Args,
     Output,
     Reminder,
+    /// The text a slash command expands to (Markdown, or Claude Code's
+    /// `{"type": "text", "text": …}`).
+    Contents,
 }
 
 /// One piece of a prompt, in order.
@@ -128,6 +132,15 @@ pub(crate) fn render_user_content(
                         .raw("</pre></details>\n");
                 }
             }
+            Piece::Tagged(Kind::Contents, text) => {
+                let text = contents_text(text);
+                if !text.trim().is_empty() {
+                    note(Label::CommandContents, opts, out);
+                    out.raw("<div class=\"ds-note-markdown\">");
+                    render_markdown_into(&text, &md, &mut slugs, out);
+                    out.raw("</div></details>\n");
+                }
+            }
             Piece::Tagged(Kind::Reminder, text) => {
                 note(Label::SystemReminder, opts, out);
                 out.raw("<pre class=\"ds-note-text\" tabindex=\"0\">")
@@ -137,6 +150,20 @@ pub(crate) fn render_user_content(
         }
         i += 1;
     }
+}
+
+/// The text of `<command-contents>`: the `text` of a `{"type": "text", "text"}` object,
+/// else the contents as they are.
+fn contents_text(contents: &str) -> std::borrow::Cow<'_, str> {
+    let t = contents.trim();
+    if t.starts_with('{') {
+        if let Ok(v) = docstream_model::read_json::from_str::<serde_json::Value>(t) {
+            if let Some(text) = v.get("text").and_then(serde_json::Value::as_str) {
+                return std::borrow::Cow::Owned(text.to_owned());
+            }
+        }
+    }
+    std::borrow::Cow::Borrowed(contents)
 }
 
 /// Opens a folded note: `<details class="ds-note"><summary>…</summary>`.
@@ -178,6 +205,20 @@ mod tests {
         let mut out = String::new();
         render_user_content(content, "u1", &RenderOptions::default(), &mut out);
         out
+    }
+
+    #[test]
+    fn command_contents_are_a_folded_note() {
+        let h = html(
+            "<command-name>/grammar</command-name>\n<command-contents>{\"type\": \"text\", \"text\": \"# Review\\n\\nCheck *all* docs\"}</command-contents>",
+        );
+        assert_eq!(
+            h,
+            "<p><code class=\"ds-command-chip\">/grammar</code></p>\n<details class=\"ds-note\"><summary>Command text</summary><div class=\"ds-note-markdown\"><h1 id=\"u1-review\">Review</h1>\n<p>Check <em>all</em> docs</p>\n</div></details>\n"
+        );
+        let h = html("<command-contents>plain **text**</command-contents>");
+        assert!(h.contains("<p>plain <strong>text</strong></p>"), "{h}");
+        assert_eq!(html("<command-contents>  </command-contents>"), "");
     }
 
     #[test]

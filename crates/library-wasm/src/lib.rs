@@ -591,7 +591,7 @@ impl Listing {
             (None, None) => return Err(bad_input(&format!("entry {i} needs a reader"))),
         };
         let (entry, _) = self.at(i)?;
-        entry.count(&d);
+        entry.read_from(&d);
         Listing::indexed(entry, &d)
     }
 

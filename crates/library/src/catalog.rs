@@ -161,7 +161,7 @@ impl<H: Clone> Catalog<H> {
             .as_deref()
             .map(|p| one_line(p, 100))
             .unwrap_or_else(|| path.clone());
-        e.count(&d);
+        e.read_from(&d);
         self.loose.push(Loose {
             kind,
             path,

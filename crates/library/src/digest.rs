@@ -10,7 +10,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use docstream_model::{Conversation, Document, Meta, Turn};
+use docstream_model::{Conversation, Document, Meta, Turn, Usage};
 
 /// String arguments of a tool call longer than this are not searched.
 const MAX_ARGUMENT: usize = 300;
@@ -26,7 +26,7 @@ pub struct Part {
 }
 
 /// Counts and searchable text of a conversation.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Digest {
     /// Prompts plus responses.
@@ -47,11 +47,27 @@ pub struct Digest {
     pub parts: Vec<Part>,
     /// (tool call id, document id) of every tool call, to link a sub-agent to its call.
     pub calls: Vec<(String, String)>,
+    /// The working directory the agent ran in, where a response says (Codex's
+    /// `session_meta.cwd`, Claude Code's `cwd`).
+    pub project: Option<String>,
+    /// When the last turn that says so was written.
+    pub updated: Option<String>,
+    /// Tokens used, summed over the responses that report them.
+    pub usage: Option<Usage>,
+    /// Cost in US dollars, summed over the responses that state it.
+    pub cost_usd: Option<f64>,
 }
 
 /// The digest of a conversation.
 pub fn digest(conversation: &Conversation) -> Digest {
-    let mut d = Digest::default();
+    let totals = conversation.totals();
+    let mut d = Digest {
+        project: totals.cwd,
+        updated: totals.last,
+        usage: totals.usage,
+        cost_usd: totals.cost_usd,
+        ..Digest::default()
+    };
     for turn in &conversation.turns {
         d.messages += 1;
         match turn {

@@ -39,7 +39,6 @@ use serde::Serialize;
 use docstream_core::{DocStream, Format, Limits, Options};
 use docstream_model::Conversation;
 
-use crate::digest::Digest;
 
 /// Which tool wrote a conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -96,7 +95,7 @@ pub struct ParentLink {
 }
 
 /// One conversation of a listing (or a row that could not be read: `error` set).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
     /// Stable id within the listing: Cursor's composer id, Claude Code's session id
@@ -124,9 +123,32 @@ pub struct Entry {
     pub children: Vec<String>,
     /// Why this entry could not be read; the other entries are unaffected.
     pub error: Option<String>,
+    /// Tokens used, summed over its responses (with the cache's counts where the
+    /// source gives them), once it was read; `None` when no response reports any.
+    pub usage: Option<docstream_model::Usage>,
+    /// What it cost in US dollars, where the source states it.
+    pub cost_usd: Option<f64>,
 }
 
 impl Entry {
+    /// Takes what reading the conversation told of it: counts, totals, and the project
+    /// and dates where the store did not give them.
+    pub fn read_from(&mut self, d: &digest::Digest) {
+        self.messages = d.messages;
+        self.tools = d.tools;
+        self.usage.clone_from(&d.usage);
+        self.cost_usd = d.cost_usd;
+        if self.project.is_none() {
+            self.project.clone_from(&d.project);
+        }
+        if self.created.is_none() {
+            self.created.clone_from(&d.created);
+        }
+        if self.updated.is_none() {
+            self.updated.clone_from(&d.updated);
+        }
+    }
+
     /// An entry with only its identity set.
     pub fn new(id: impl Into<String>, agent: Agent, source: impl Into<String>) -> Entry {
         Entry {
@@ -142,6 +164,8 @@ impl Entry {
             parent: None,
             children: Vec::new(),
             error: None,
+            usage: None,
+            cost_usd: None,
         }
     }
 
@@ -161,16 +185,6 @@ impl Entry {
         };
         e.error = Some(message.into());
         e
-    }
-
-    /// The exact counts of its conversation, once read (and when it started, if the
-    /// listing did not know).
-    pub fn count(&mut self, d: &Digest) {
-        self.messages = d.messages;
-        self.tools = d.tools;
-        if self.created.is_none() {
-            self.created.clone_from(&d.created);
-        }
     }
 }
 

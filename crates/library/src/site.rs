@@ -203,6 +203,11 @@ impl Site {
             escape(&entry.title),
             facts(entry)
         ));
+        // Who ran it where, when, and what it added up to.
+        html.push_str(&docstream_html::page::page_facts(
+            conversation,
+            &self.options,
+        ));
         if let Some(p) = &entry.parent {
             let doc = p.tool_call_id.as_ref().and_then(|c| {
                 self.calls

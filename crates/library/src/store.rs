@@ -1008,7 +1008,7 @@ impl Library {
                 Ok(conv) => {
                     let d = digest(&conv);
                     let e = &mut self.items[i].0;
-                    e.count(&d);
+                    e.read_from(&d);
                     each(e, &conv, &d);
                 }
                 Err(err) => {

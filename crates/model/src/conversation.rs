@@ -85,6 +85,11 @@ pub struct ResponseMetadata {
     /// Working directory of the agent, where reported (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
+    /// What the response cost in US dollars, where the format states it (Claude Code's
+    /// `total_cost_usd`) (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
+    pub cost_usd: Option<f64>,
 }
 
 /// One response: seed 000 §2's top-level object (`ChatResponse` in seed 000 §6; the
@@ -309,6 +314,10 @@ pub struct Conversation {
     /// The wire format read (`cursor-stream-json` …), once detected.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
+    /// What the conversation is called where the source says (Claude Code's
+    /// `custom-title` or `summary` line) (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// Turns in order.
     pub turns: Vec<Turn>,
     /// Counters.

@@ -156,6 +156,10 @@ pub enum TextFormat {
     Markdown,
     /// Plain text.
     Plain,
+    /// One JSON value (an object or an array) and nothing else: shown as highlighted
+    /// JSON (addition). The normaliser sets it when a text document that ended holds
+    /// exactly one such value.
+    Json,
 }
 
 /// `code_reference` metadata.
@@ -244,11 +248,30 @@ pub enum CallStatus {
     Success,
     /// Finished with an error.
     Error,
-    /// Refused by the user or a policy.
+    /// Turned down by the user when it was put to them (Claude Code's "the user
+    /// doesn't want to proceed", Cursor's `rejected`).
     Rejected,
     /// Its turn or the stream ended before its result came (addition).
     #[serde(rename = "no_result")]
     NoResult,
+    /// Not allowed to run: a permission rule or policy refused it, or the user declined
+    /// its approval (Cursor's `permissionDenied`, Codex's `declined`, Gemini CLI's
+    /// `policy_violation`) (addition).
+    Denied,
+    /// Stopped by the user while it ran or waited (Claude Code's "Request interrupted
+    /// by user", Gemini CLI's cancelled calls, Codex's aborted turns) (addition).
+    Interrupted,
+}
+
+impl CallStatus {
+    /// True for the outcomes where the call did not do what it was asked: refused,
+    /// stopped or failed (never shown as a success).
+    pub fn refused(self) -> bool {
+        matches!(
+            self,
+            CallStatus::Rejected | CallStatus::Denied | CallStatus::Interrupted
+        )
+    }
 }
 
 /// `file_edit` metadata.
@@ -515,6 +538,11 @@ pub struct TerminalMeta {
     /// Run in the background (addition).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub is_background: Option<bool>,
+    /// Why the command did not run or was stopped, as the tool said it (a permission
+    /// rule, the user's answer), for a `denied`, `rejected` or `interrupted` call
+    /// (addition).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// Status of a todo.

@@ -12,6 +12,7 @@ pub mod read_json;
 pub mod time;
 mod tool_kind;
 mod tool_view;
+mod totals;
 pub mod unknown;
 
 pub use changes::{Changes, DocChange, DocKey};
@@ -31,3 +32,4 @@ pub use tool_view::{
     FileGroup, GenericView, ReadView, RunFacts, SearchKind, SearchView, SubagentView, ToolView,
     ViewText, WebFetchView, WebLink, WebSearchView,
 };
+pub use totals::{Totals, add_usage};

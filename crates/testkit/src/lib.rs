@@ -10,7 +10,8 @@ use docstream_core::{DocStream, Format, Options};
 use docstream_model::{Conversation, DocumentType, Meta};
 
 /// Every fixture input under `tests/fixtures/<format>/` (its goldens,
-/// `<case>.expected.*`, and the folder's `README.md` left out), with the format its folder names, sorted by path.
+/// `<case>.expected.*`, and the folder's `README.md`, which says where the fixtures'
+/// shapes come from, left out), with the format its folder names, sorted by path.
 pub fn fixtures() -> Vec<(Format, PathBuf)> {
     let root = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures");
     let mut all = Vec::new();

@@ -87,6 +87,12 @@ struct Line<'v> {
     tool_use_id: Option<String>,
     /// How a `task_notification`'s task ended.
     status: Option<String>,
+    /// What a `result`'s run cost, in US dollars.
+    total_cost_usd: Option<f64>,
+    /// A `summary` line's summary of the session.
+    summary: Option<String>,
+    /// A `custom-title` line's title, the one the user gave the session.
+    custom_title: Option<String>,
 }
 
 impl<'v> Line<'v> {
@@ -116,6 +122,10 @@ impl<'v> Line<'v> {
             parent_tool_use_id: f.string("parent_tool_use_id")?,
             tool_use_id: f.string("tool_use_id")?,
             status: f.string("status")?,
+            // Read leniently: a value of another type is not the line's error.
+            total_cost_usd: f.f64("total_cost_usd").ok().flatten(),
+            summary: f.string("summary").ok().flatten(),
+            custom_title: f.string("customTitle").ok().flatten(),
         })
     }
 }
@@ -232,6 +242,22 @@ fn trailer_agent_id(content: &Value) -> Option<String> {
         .map(str::to_owned)
 }
 
+/// The words of Claude Code's interruption mark (`[Request interrupted by user]`, `…
+/// for tool use]`) when a user message is that mark and nothing else.
+fn interruption<'c>(content: &'c Content<'_>) -> Option<&'c str> {
+    let text = match content {
+        Content::Text(t) => *t,
+        Content::Blocks(blocks) => match blocks.as_slice() {
+            [b] if b.kind == "text" => b.text?,
+            _ => return None,
+        },
+    };
+    text.trim()
+        .strip_prefix('[')
+        .and_then(|t| t.strip_suffix(']'))
+        .filter(|t| t.starts_with("Request interrupted by user"))
+}
+
 /// The text of a plain user message (a sub-agent's prompt).
 fn prompt_of(m: &Message<'_>) -> Option<String> {
     match Content::read(m.content).ok()? {
@@ -306,6 +332,11 @@ impl ClaudeCode {
                 parent: line.parent_tool_use_id.clone(),
             });
         }
+        if matches!(line.kind, "user" | "assistant") {
+            if let Some(at) = &line.timestamp {
+                n.apply(Event::Time(at.clone()));
+            }
+        }
         match line.kind {
             "system" if line.subtype == Some("task_notification") => {
                 if let Some(parent) = line.tool_use_id {
@@ -332,6 +363,12 @@ impl ClaudeCode {
                 match Content::read(m.content) {
                     // A local command that printed nothing: nothing to show, not a turn.
                     Ok(Content::Text(t)) if is_empty_command_output(t) => {}
+                    // Claude Code's mark that the user stopped the agent: a line in the
+                    // response, not a prompt the user wrote.
+                    Ok(c) if interruption(&c).is_some() => {
+                        let mark = interruption(&c).unwrap_or_default().to_owned();
+                        n.apply(Event::Error(ErrorInfo::interrupted(mark)));
+                    }
                     Ok(c) => {
                         self.replay_subagents(&c, line.tool_use_result.as_ref(), &p, n);
                         let extra = self.with_answer(&c, line.tool_use_result);
@@ -358,7 +395,21 @@ impl ClaudeCode {
             }
             "result" => result(line, n),
             // Bookkeeping with nothing to show.
-            "summary" | "file-history-snapshot" | "queue-operation" => {}
+            // What the session is called: the title the user gave it wins.
+            "summary" => {
+                if let Some(text) = line.summary.filter(|s| !s.trim().is_empty()) {
+                    n.apply(Event::Title {
+                        text,
+                        chosen: false,
+                    });
+                }
+            }
+            "custom-title" => {
+                if let Some(text) = line.custom_title.filter(|s| !s.trim().is_empty()) {
+                    n.apply(Event::Title { text, chosen: true });
+                }
+            }
+            "file-history-snapshot" | "queue-operation" => {}
             _ => n.apply(Event::Unknown),
         }
     }
@@ -477,6 +528,9 @@ impl ClaudeCode {
         if m.id.as_ref().is_some_and(|id| self.streamed.contains(id)) {
             return; // its events came first (partial messages)
         }
+        // One API call's lines share its message id (a line per content block), each
+        // repeating the call's usage: the call is counted once.
+        let call = m.id.clone().or_else(|| line.request_id.clone());
         n.apply(Event::Session(SessionInfo {
             conversation_id: line.session_id,
             response_id: m.id.take(),
@@ -510,8 +564,10 @@ impl ClaudeCode {
                 stop_reason,
             });
         }
-        if let Some(u) = usage {
-            n.apply(Event::Usage(u));
+        match (usage, call) {
+            (Some(usage), Some(call)) => n.apply(Event::CallUsage { call, usage }),
+            (Some(u), None) => n.apply(Event::Usage(u)),
+            (None, _) => {}
         }
     }
 }
@@ -530,6 +586,9 @@ fn result(line: Line<'_>, n: &mut dyn Sink) {
     });
     if let Some(u) = line.usage {
         n.apply(Event::Usage(u.into()));
+    }
+    if let Some(usd) = line.total_cost_usd {
+        n.apply(Event::Cost(usd));
     }
     let text = line.result;
     let failed = line.is_error == Some(true) || line.subtype.is_some_and(|s| s != "success");

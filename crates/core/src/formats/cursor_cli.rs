@@ -457,7 +457,9 @@ fn end_call(
     n.apply(Event::ToolEnd {
         call_id: call_id.clone(),
         name: Some(name),
-        args: Some(args),
+        // A `completed` line may carry only the result (a refused call's does): the
+        // arguments its `started` line gave stay.
+        args: Some(args).filter(|a| !a.is_null()),
         outcome,
         duration_ms,
     });
@@ -541,7 +543,8 @@ fn millis(value: Option<&Value>) -> Option<u64> {
     }
 }
 
-/// A result payload `{success: …}`, `{error: …}` or `{rejected: …}`.
+/// A result payload `{success: …}`, `{error: …}`, `{rejected: …}` (the user said no) or
+/// `{permissionDenied: {command, workingDirectory, error}}` (a permission rule said no).
 pub(super) fn outcome(result: Value) -> ToolOutcome {
     if let Value::Object(map) = &result {
         for (key, status) in [
@@ -549,6 +552,7 @@ pub(super) fn outcome(result: Value) -> ToolOutcome {
             ("error", CallStatus::Error),
             ("failure", CallStatus::Error),
             ("rejected", CallStatus::Rejected),
+            ("permissionDenied", CallStatus::Denied),
         ] {
             if let Some(data) = map.get(key) {
                 return ToolOutcome {

@@ -427,6 +427,9 @@ impl Run<'_> {
             mode,
             ..SessionInfo::default()
         };
+        if let Some(at) = &info.created {
+            self.n.apply(Event::Time(at.clone()));
+        }
         if info != SessionInfo::default() {
             self.n.apply(Event::Session(info));
         }
@@ -555,7 +558,14 @@ impl Run<'_> {
                 ] {
                     attachments(f.get(key), kind, &mut att);
                 }
+                let at = f
+                    .get("createdAt")
+                    .or_else(|| f.get("timestamp"))
+                    .and_then(time_of);
                 self.report(&name, &mut f);
+                if let Some(at) = at {
+                    self.n.apply(Event::Time(at));
+                }
                 self.n.apply(Event::UserPrompt {
                     text: Cow::Owned(text.unwrap_or_default().to_owned()),
                     attachments: att,
@@ -594,6 +604,9 @@ impl Run<'_> {
         let request_id = f.str("requestId").filter(|r| !r.is_empty());
         let tool = f.object("toolFormerData");
         self.report(name, f);
+        if let Some(at) = &info.created {
+            self.n.apply(Event::Time(at.clone()));
+        }
         if info != SessionInfo::default() {
             self.n.apply(Event::Session(info));
         }
@@ -668,7 +681,9 @@ impl Run<'_> {
                 Some(CallStatus::Success)
             }
             Some("error" | "failed" | "failure") => Some(CallStatus::Error),
-            Some("cancelled" | "canceled" | "rejected" | "aborted") => Some(CallStatus::Rejected),
+            Some("rejected") => Some(CallStatus::Rejected),
+            Some("cancelled" | "canceled" | "aborted") => Some(CallStatus::Interrupted),
+            Some("permission_denied" | "permissiondenied" | "denied") => Some(CallStatus::Denied),
             // Loading, pending …: the call had not ended when the conversation was saved.
             Some(_) => None,
             None if result.is_some() => Some(CallStatus::Success),

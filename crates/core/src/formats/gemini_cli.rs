@@ -196,6 +196,9 @@ impl Adapter for GeminiCli {
         if kind != Some("message") {
             self.streamed.clear();
         }
+        if let Some(at) = &line.timestamp {
+            n.apply(Event::Time(at.clone()));
+        }
         match kind {
             Some("init") => n.apply(Event::Session(SessionInfo {
                 conversation_id: line.session_id,
@@ -227,7 +230,7 @@ fn agent_error(message: &str, warning: bool) -> ErrorInfo {
     ErrorInfo {
         at: None,
         code: if warning {
-            "AGENT_WARNING"
+            codes::AGENT_WARNING
         } else {
             codes::AGENT_ERROR
         }
@@ -288,6 +291,7 @@ impl GeminiCli {
 
     fn tool_result(&mut self, line: Line<'_, '_>, n: &mut dyn Sink) {
         let call_id = line.tool_id.unwrap_or_default();
+        let refused = refusal(line.error.as_ref(), line.output.as_deref());
         let mut failed = line.status == Some("error") || line.error.is_some();
         let shell = self.tools.get(&call_id).map(String::as_str) == Some("run_shell_command");
         let data = match (line.error, line.output) {
@@ -313,16 +317,32 @@ impl GeminiCli {
             name: None,
             args: None,
             outcome: ToolOutcome {
-                status: if failed {
-                    CallStatus::Error
-                } else {
-                    CallStatus::Success
+                status: match refused {
+                    Some(status) => status,
+                    None if failed => CallStatus::Error,
+                    None => CallStatus::Success,
                 },
                 data,
             },
             duration_ms: None,
         });
     }
+}
+
+/// A call Gemini CLI did not run or stopped: refused by a policy (`policy_violation`,
+/// "Tool execution denied by policy."), or cancelled (the model is told
+/// `[Operation Cancelled] Reason: …`: the user declined it or pressed Escape).
+fn refusal(error: Option<&JsonError>, output: Option<&str>) -> Option<CallStatus> {
+    let message = error.and_then(|e| e.message.as_deref());
+    let kind = error.and_then(|e| e.kind.as_deref());
+    if kind == Some("policy_violation")
+        || message.is_some_and(|m| m.starts_with("Tool execution denied by policy"))
+    {
+        return Some(CallStatus::Denied);
+    }
+    let cancelled = |t: &str| t.trim_start().starts_with("[Operation Cancelled]");
+    (message.is_some_and(cancelled) || output.is_some_and(cancelled))
+        .then_some(CallStatus::Interrupted)
 }
 
 /// `result`: usage, time, and the end of the response.

@@ -6,7 +6,7 @@ use super::fences::Sink;
 use super::language::language_for_path;
 use crate::model::{
     Changes, CodeBlockMeta, CodeReferenceMeta, Conversation, DocChange, DocKey, Document, Meta,
-    Response, ResponseStatus, TextMeta, Turn,
+    Response, ResponseStatus, TextFormat, TextMeta, Turn,
 };
 
 /// The conversation under construction, with its change journal.
@@ -271,6 +271,11 @@ impl Builder {
     fn end_text(&mut self) {
         if let Some(i) = self.text.take() {
             let key = self.key(i);
+            if is_one_json_value(self.doc(key).text()) {
+                if let Meta::Text(m) = &mut self.doc_mut(key).meta {
+                    m.format = TextFormat::Json;
+                }
+            }
             self.close(key);
         }
     }
@@ -290,6 +295,15 @@ impl Builder {
             index,
         }
     }
+}
+
+/// True when `text` is one JSON object or array and nothing else (an agent's answer
+/// given as JSON): read once, when its document ends, without building it.
+fn is_one_json_value(text: &str) -> bool {
+    let t = text.trim();
+    let shaped =
+        (t.starts_with('{') && t.ends_with('}')) || (t.starts_with('[') && t.ends_with(']'));
+    shaped && serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok()
 }
 
 /// Parses `startLine:endLine:path` (Cursor's code-reference fence).

@@ -50,6 +50,28 @@ pub(crate) struct ErrorInfo {
 }
 
 impl ErrorInfo {
+    /// A warning the agent gave (`AGENT_WARNING`): the run went on.
+    pub(crate) fn warning(message: String) -> ErrorInfo {
+        ErrorInfo {
+            at: None,
+            code: crate::error::codes::AGENT_WARNING.to_owned(),
+            source: "agent".to_owned(),
+            details: format!("warning: {message}"),
+            message,
+        }
+    }
+
+    /// The user stopped the agent (`USER_INTERRUPTED`), said as the agent wrote it.
+    pub(crate) fn interrupted(message: String) -> ErrorInfo {
+        ErrorInfo {
+            at: None,
+            code: crate::error::codes::USER_INTERRUPTED.to_owned(),
+            source: "user".to_owned(),
+            details: message.clone(),
+            message,
+        }
+    }
+
     /// An error the agent reported (`agent_error`), its message said as it said it.
     pub(crate) fn agent(message: String) -> ErrorInfo {
         ErrorInfo {
@@ -151,8 +173,31 @@ pub(crate) enum Event<'a> {
         /// How long it ran.
         duration_ms: Option<u64>,
     },
-    /// Token counts for the current response.
+    /// Token counts for the current response, as a whole (a `result` line's totals):
+    /// they replace what the response's API calls added up to.
     Usage(Usage),
+    /// Token counts of one API call of the current response (Claude Code's assistant
+    /// lines, keyed by their message id): lines that repeat a call's key count once,
+    /// and the response's usage is the sum over its distinct calls.
+    CallUsage {
+        /// The call's key (a message id, a request id).
+        call: String,
+        /// Its counts.
+        usage: Usage,
+    },
+    /// What the conversation is called: a title the user chose replaces any other; of
+    /// the others (a summary) the first stays.
+    Title {
+        /// The title.
+        text: String,
+        /// Chosen by the user (Claude Code's `custom-title`).
+        chosen: bool,
+    },
+    /// What the current response cost in US dollars, where the format states it.
+    Cost(f64),
+    /// The time (ISO 8601, as the source wrote it) of the line being read: a turn that
+    /// starts now carries it as `created`, and so does an open response without one.
+    Time(String),
     /// Timings and ids for the current response.
     ResponseMeta {
         /// Wall time.

@@ -76,6 +76,18 @@ pub(crate) struct Normalizer {
     main: Lane,
     /// Who writes the prompts now applied (`None`: the person).
     prompts_from: Option<PromptFrom>,
+    /// The time of the line being read ([`Event::Time`]).
+    now: Option<String>,
+    /// The API calls of each open response and their counts, with their sum
+    /// ([`Event::CallUsage`]), by the response's turn.
+    call_usage: HashMap<usize, CallUsage>,
+}
+
+/// The API calls of one response: each call's counts, and their sum.
+#[derive(Debug, Default)]
+struct CallUsage {
+    calls: HashMap<String, Usage>,
+    sum: Usage,
 }
 
 impl Normalizer {
@@ -148,7 +160,7 @@ impl Normalizer {
                     id,
                     content: text.into_owned(),
                     attachments,
-                    created: None,
+                    created: self.now.clone(),
                     from: self.prompts_from,
                 }));
             }
@@ -279,6 +291,19 @@ impl Normalizer {
                 }
                 let r = self.b.response_mut();
                 r.usage = Some(merge_usage(r.usage.take(), usage));
+            }
+            Event::CallUsage { call, usage } => self.call_usage(call, usage),
+            Event::Cost(usd) => {
+                if usd.is_finite() && usd >= 0.0 {
+                    let m = &mut self.b.response_mut().metadata;
+                    m.cost_usd = Some(usd);
+                }
+            }
+            Event::Time(at) => self.time(at),
+            Event::Title { text, chosen } => {
+                if chosen || self.b.conv.title.is_none() {
+                    self.b.conv.title = Some(text);
+                }
             }
             Event::ResponseMeta {
                 duration_ms,
@@ -427,10 +452,55 @@ impl Normalizer {
         self.end_segment();
         if let Some(turn) = self.b.open {
             self.end_calls(turn);
+            self.call_usage.remove(&turn);
             self.b.set_status(status);
             self.b.close_response();
             self.explicit.clear();
             self.after_tool_result = false;
+        }
+    }
+
+    /// The time of the line being read: a response open without a time takes it, and
+    /// so does the next turn to start.
+    fn time(&mut self, at: String) {
+        if at.is_empty() {
+            return;
+        }
+        match self.b.open_response() {
+            Some(r) if r.created.is_none() => {
+                r.created = Some(at.clone());
+                let t = self.b.open.expect("open response");
+                self.b.changes.turn_updated(t);
+            }
+            Some(_) => {}
+            // The next response starts at the first line that belongs to it.
+            None => self.b.session.created = Some(at.clone()),
+        }
+        self.now = Some(at);
+    }
+
+    /// One API call's counts: a call seen before is counted once (its latest counts,
+    /// each at least what it was: a call's lines repeat its counts as they grow), and
+    /// the response's usage is the sum over its calls.
+    fn call_usage(&mut self, call: String, mut usage: Usage) {
+        if usage.total_tokens == 0 {
+            usage.total_tokens = usage.prompt_tokens.saturating_add(usage.completion_tokens);
+        }
+        let turn = self.b.response();
+        let calls = self.call_usage.entry(turn).or_default();
+        if let Some(old) = calls.calls.get(&call) {
+            usage = max_usage(old, &usage);
+            if *old == usage {
+                return;
+            }
+            sub_usage(&mut calls.sum, old);
+        }
+        crate::model::add_usage(&mut calls.sum, &usage);
+        calls.calls.insert(call, usage);
+        let sum = calls.sum.clone();
+        let r = self.b.response_mut();
+        if r.usage.as_ref() != Some(&sum) {
+            r.usage = Some(sum);
         }
     }
 
@@ -797,6 +867,28 @@ fn apply_info(r: &mut crate::model::Response, info: &SessionInfo) -> bool {
             r.mode.clone(),
             r.metadata.cwd.clone(),
         )
+}
+
+/// Each count of `a` and `b`, the larger.
+fn max_usage(a: &Usage, b: &Usage) -> Usage {
+    let opt = |x: Option<u64>, y: Option<u64>| x.max(y);
+    Usage {
+        prompt_tokens: a.prompt_tokens.max(b.prompt_tokens),
+        completion_tokens: a.completion_tokens.max(b.completion_tokens),
+        total_tokens: a.total_tokens.max(b.total_tokens),
+        cache_read_tokens: opt(a.cache_read_tokens, b.cache_read_tokens),
+        cache_write_tokens: opt(a.cache_write_tokens, b.cache_write_tokens),
+    }
+}
+
+/// Takes `u` (counted in `sum` before) back out of `sum`.
+fn sub_usage(sum: &mut Usage, u: &Usage) {
+    let opt = |s: Option<u64>, x: Option<u64>| s.map(|s| s.saturating_sub(x.unwrap_or(0)));
+    sum.prompt_tokens = sum.prompt_tokens.saturating_sub(u.prompt_tokens);
+    sum.completion_tokens = sum.completion_tokens.saturating_sub(u.completion_tokens);
+    sum.total_tokens = sum.total_tokens.saturating_sub(u.total_tokens);
+    sum.cache_read_tokens = opt(sum.cache_read_tokens, u.cache_read_tokens);
+    sum.cache_write_tokens = opt(sum.cache_write_tokens, u.cache_write_tokens);
 }
 
 fn merge_usage(old: Option<Usage>, new: Usage) -> Usage {

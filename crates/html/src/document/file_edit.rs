@@ -2,7 +2,7 @@
 
 use std::hash::Hash;
 
-use super::{Key, status_badge};
+use super::{Key, reason, status_badge};
 use crate::diff::{DiffView, diff_view, push_header, push_side_by_side, push_unified};
 use crate::escape::Markup;
 use crate::parts::{Part, Slot};
@@ -59,10 +59,14 @@ fn status(meta: &FileEditMeta, opts: &RenderOptions, out: &mut String) {
     if let Some(status) = meta.status {
         status_badge(out, status, opts);
     }
-    if let Some(err) = &meta.error {
-        out.raw("<div class=\"ds-error-message\">")
-            .text(err)
-            .raw("</div>");
+    match (&meta.error, meta.status) {
+        (Some(why), Some(s)) if s.refused() => reason(out, why, opts),
+        (Some(err), _) => {
+            out.raw("<div class=\"ds-error-message\">")
+                .text(err)
+                .raw("</div>");
+        }
+        (None, _) => {}
     }
 }
 

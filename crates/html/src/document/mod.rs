@@ -119,7 +119,7 @@ pub(crate) fn part_key(doc: &Document, part: Part, opts: &RenderOptions) -> Opti
             part.hash(&mut h);
             file_edit::diff_key(doc, m, &mut h)
         }
-        (Meta::TerminalCommand(m), Part::Body) => m.output.hash(&mut h),
+        (Meta::TerminalCommand(m), Part::Body) => (&m.output, &m.reason).hash(&mut h),
         (Meta::ToolCall(m), Part::Args | Part::Result) => {
             // Both are rendered from the call's view, which reads the name, the
             // arguments and the result (a result can turn a generic call into a read).
@@ -200,12 +200,23 @@ fn status_badge(out: &mut String, status: CallStatus, opts: &RenderOptions) {
         CallStatus::Error => (Label::Error, "error"),
         CallStatus::Rejected => (Label::Rejected, "rejected"),
         CallStatus::NoResult => (Label::NoResult, "no-result"),
+        CallStatus::Denied => (Label::Denied, "denied"),
+        CallStatus::Interrupted => (Label::Interrupted, "interrupted"),
     };
     out.raw("<span class=\"ds-status ds-status-")
         .raw(class)
         .raw("\">")
         .text(l(opts, key))
         .raw("</span>");
+}
+
+/// Why a call was refused or stopped, quoted as the tool said it.
+fn reason(out: &mut String, text: &str, opts: &RenderOptions) {
+    out.raw("<blockquote class=\"ds-reason\"><span class=\"ds-reason-label\">")
+        .text(l(opts, Label::Reason))
+        .raw("</span> ")
+        .text(&super::terminal::strip_ansi(text.trim()))
+        .raw("</blockquote>");
 }
 
 fn duration_span(out: &mut String, ms: Option<u64>, opts: &RenderOptions) {

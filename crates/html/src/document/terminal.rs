@@ -1,7 +1,7 @@
 //! `terminal_command`: the command, where it ran and how it ended, and its output (long
 //! output folded in the middle).
 
-use super::{copy_button, count, duration_span, l, status_badge};
+use super::{copy_button, count, duration_span, l, reason, status_badge};
 use crate::RenderOptions;
 use crate::escape::Markup;
 use crate::labels::Label;
@@ -52,6 +52,12 @@ fn head(m: &TerminalMeta, opts: &RenderOptions, out: &mut String) {
             .text(cwd)
             .raw("</span>");
     }
+    // A command refused or stopped says so, whatever exit code it was given.
+    let refused = m.status.filter(|s| s.refused());
+    if let Some(status) = refused {
+        out.raw(" ");
+        status_badge(out, status, opts);
+    }
     if let Some(code) = m.exit_code {
         let class = if code == 0 { "success" } else { "error" };
         out.raw(" <span class=\"ds-exit ds-status-")
@@ -63,7 +69,7 @@ fn head(m: &TerminalMeta, opts: &RenderOptions, out: &mut String) {
             out.raw("-");
         }
         out.num(code.unsigned_abs()).raw("</span>");
-    } else if let Some(status) = m.status {
+    } else if let Some(status) = m.status.filter(|_| refused.is_none()) {
         out.raw(" ");
         status_badge(out, status, opts);
     }
@@ -71,6 +77,10 @@ fn head(m: &TerminalMeta, opts: &RenderOptions, out: &mut String) {
 }
 
 fn body(m: &TerminalMeta, opts: &RenderOptions, out: &mut String) {
+    if let Some(why) = &m.reason {
+        reason(out, why, opts);
+        out.raw("\n");
+    }
     let output = strip_ansi(&m.output);
     if output.is_empty() {
         return;

@@ -1,9 +1,11 @@
 //! `text`: Markdown prose as finished blocks and an unfinished tail (plain text as one
 //! preformatted block).
 
+use super::{code_line, copy_button};
 use crate::RenderOptions;
 use crate::blocks::split_points;
 use crate::escape::Markup;
+use crate::labels::{Label, label};
 use crate::markdown::{MarkdownOptions, Slugs, render_markdown_into};
 use crate::parts::{Part, Slot};
 use docstream_model::{Document, TextFormat, TextMeta};
@@ -36,7 +38,30 @@ pub(super) fn render(doc: &Document, meta: &TextMeta, opts: &RenderOptions, out:
         out.raw("\n");
         return;
     }
+    if meta.format == TextFormat::Json {
+        return json(doc, opts, out);
+    }
     render_blocks_of(doc.text(), &doc.id, opts, out);
+}
+
+/// An answer that is one JSON value: pretty-printed in a code figure marked as JSON
+/// (coloured where the page colours code), with a copy control.
+fn json(doc: &Document, opts: &RenderOptions, out: &mut String) {
+    let text = doc.text();
+    let pretty = docstream_model::read_json::from_str::<serde_json::Value>(text)
+        .ok()
+        .and_then(|v| serde_json::to_string_pretty(&v).ok());
+    let shown = pretty.as_deref().unwrap_or(text);
+    out.raw("<figure class=\"ds-code-figure ds-json-answer\"><figcaption><span class=\"ds-code-head\"><span class=\"ds-lang\">")
+        .text(label(opts.locale, Label::Json))
+        .raw("</span></span>");
+    copy_button(out, "code", Label::CopyCode, opts);
+    out.raw("</figcaption>\n<pre class=\"ds-code\" tabindex=\"0\"><code class=\"language-json\">");
+    for (i, line) in shown.lines().enumerate() {
+        code_line(out, i as u64 + 1, line);
+        out.raw("\n");
+    }
+    out.raw("</code></pre>\n</figure>\n");
 }
 
 /// The blocks and tail parts of a Markdown text, split where the incremental renderer

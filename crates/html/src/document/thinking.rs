@@ -1,5 +1,7 @@
 //! `thinking`: reasoning text, folded under a one-line summary.
 
+use std::borrow::Cow;
+
 use pulldown_cmark::{Event, Options, Parser};
 
 use super::text::render_blocks_of;
@@ -61,12 +63,27 @@ pub(super) fn head(doc: &Document, meta: &ThinkingMeta, opts: &RenderOptions, ou
         .lines()
         .find(|l| !l.trim().is_empty())
         .unwrap_or("");
-    let plain = plain_line(first);
-    let end = plain
-        .char_indices()
-        .nth(PREVIEW_CHARS)
-        .map_or(plain.len(), |(i, _)| i);
-    out.text(&plain[..end]);
+    out.text(&preview(&plain_line(first)));
+}
+
+/// The first [`PREVIEW_CHARS`] characters of a line, ending at a word: a line cut in
+/// the middle of a word loses that word and ends in `…`.
+fn preview(plain: &str) -> Cow<'_, str> {
+    let Some((end, _)) = plain.char_indices().nth(PREVIEW_CHARS) else {
+        return Cow::Borrowed(plain);
+    };
+    let cut = &plain[..end];
+    // The cut falls between words when the next character is a space.
+    let at_word = plain[end..].starts_with(char::is_whitespace);
+    let kept = if at_word {
+        cut
+    } else {
+        match cut.rfind(char::is_whitespace) {
+            Some(space) if space > 0 => &cut[..space],
+            _ => cut,
+        }
+    };
+    Cow::Owned(format!("{}…", kept.trim_end()))
 }
 
 /// Bytes of the first line read for the summary (it shows [`PREVIEW_CHARS`]).
@@ -97,7 +114,22 @@ fn plain_line(line: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::plain_line;
+    use super::{plain_line, preview};
+
+    #[test]
+    fn the_preview_ends_at_a_word() {
+        let words = "word ".repeat(30);
+        let p = preview(words.trim());
+        assert!(p.ends_with("word…"), "{p}");
+        assert!(p.chars().count() <= 101, "{p}");
+        // Cut inside a word: that word goes.
+        let line = format!("{} verylongword and more", "a".repeat(95));
+        assert_eq!(preview(&line), format!("{}…", "a".repeat(95)));
+        // One long word: cut where it must be.
+        let long = "x".repeat(150);
+        assert_eq!(preview(&long).chars().count(), 101);
+        assert_eq!(preview("short line"), "short line");
+    }
 
     #[test]
     fn the_summary_shows_no_markers() {

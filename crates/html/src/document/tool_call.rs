@@ -7,7 +7,8 @@
 use serde_json::Value;
 
 use super::{
-    duration_span, fold_text, l, push_duration, status_badge, tool_read, tool_search, tool_web,
+    duration_span, fold_text, l, push_duration, reason, status_badge, tool_read, tool_search,
+    tool_web,
 };
 use crate::RenderOptions;
 use crate::escape::Markup;
@@ -88,7 +89,13 @@ pub(super) fn part(
         },
         Part::Result => {
             let Some(result) = &m.result else { return };
-            if matches!(result.status, CallStatus::Error | CallStatus::Rejected) {
+            if result.status.refused() {
+                if let Some(msg) = &m.error {
+                    reason(out, msg, opts);
+                }
+                return;
+            }
+            if result.status == CallStatus::Error {
                 if let Some(msg) = &m.error {
                     out.raw("<div class=\"ds-tool-error\">")
                         .text(&strip_ansi(msg))
@@ -102,7 +109,11 @@ pub(super) fn part(
                     tool_read::render(r, text, opts, out);
                 }
                 ToolView::Search(s) if s.groups.is_some() => tool_search::render(s, opts, out),
-                ToolView::WebSearch(w) => tool_web::search(w, opts, out),
+                ToolView::WebSearch(w) => {
+                    tool_web::search(w, opts, out, &mut |text, out| {
+                        markdown(text, &doc.id, "answer", opts, out)
+                    });
+                }
                 ToolView::WebFetch(f) => {
                     tool_web::fetch(f, f.text.as_ref().map(|t| m.view_text(t)), opts, out);
                 }
@@ -202,9 +213,9 @@ fn arguments(args: &Value, opts: &RenderOptions, out: &mut String) {
             other => {
                 out.raw("<details class=\"ds-kv-json\"><summary>")
                     .text(&summarize_arguments(other))
-                    .raw("</summary><pre tabindex=\"0\">");
-                push_json_pretty(out, other);
-                out.raw("</pre></details>");
+                    .raw("</summary>");
+                value_tree(out, other, 1);
+                out.raw("</details>");
             }
         }
         out.raw("</dd>");
@@ -270,6 +281,57 @@ fn run_facts(f: &RunFacts, opts: &RenderOptions, out: &mut String) {
     out.raw("</div>");
 }
 
+/// Nesting shown as lists; deeper values are JSON.
+const TREE_DEPTH: usize = 6;
+
+/// A JSON value as a person reads it: an object as a key–value list, an array as a
+/// numbered list, a text with line breaks as its lines (a tool's Markdown or log kept
+/// in a JSON field), never as one line of `\n` escapes.
+fn value_tree(out: &mut String, v: &Value, depth: usize) {
+    match v {
+        Value::String(s) if s.contains('\n') => {
+            out.raw("<pre class=\"ds-kv-text\" tabindex=\"0\">")
+                .text(&strip_ansi(s))
+                .raw("</pre>");
+        }
+        Value::String(s) => {
+            out.text(s);
+        }
+        Value::Number(n) => {
+            out.text(&n.to_string());
+        }
+        Value::Bool(b) => {
+            out.raw(if *b { "true" } else { "false" });
+        }
+        Value::Null => {
+            out.raw("null");
+        }
+        Value::Object(map) if !map.is_empty() && depth <= TREE_DEPTH => {
+            out.raw("<dl class=\"ds-kv\">");
+            for (k, v) in map {
+                out.raw("<dt>").text(k).raw("</dt><dd>");
+                value_tree(out, v, depth + 1);
+                out.raw("</dd>");
+            }
+            out.raw("</dl>");
+        }
+        Value::Array(items) if !items.is_empty() && depth <= TREE_DEPTH => {
+            out.raw("<ol class=\"ds-kv-list\">");
+            for item in items {
+                out.raw("<li>");
+                value_tree(out, item, depth + 1);
+                out.raw("</li>");
+            }
+            out.raw("</ol>");
+        }
+        other => {
+            out.raw("<pre class=\"ds-kv-text\" tabindex=\"0\">");
+            push_json_pretty(out, other);
+            out.raw("</pre>");
+        }
+    }
+}
+
 /// Markdown of a tool call (a sub-agent's prompt or answer), its heading anchors under
 /// the document's id and `what`.
 fn markdown(text: &str, doc_id: &str, what: &str, opts: &RenderOptions, out: &mut String) {
@@ -284,7 +346,8 @@ fn markdown(text: &str, doc_id: &str, what: &str, opts: &RenderOptions, out: &mu
     out.raw("</div>");
 }
 
-/// JSON folded under a label.
+/// JSON folded under a label: a result as a tree ([`value_tree`]), arguments that are
+/// not an object as JSON.
 fn folded_json(out: &mut String, name: Label, v: &Value, opts: &RenderOptions) {
     let class = if name == Label::Arguments {
         "ds-tool-args"
@@ -295,7 +358,13 @@ fn folded_json(out: &mut String, name: Label, v: &Value, opts: &RenderOptions) {
         .raw(class)
         .raw("\"><summary>")
         .text(l(opts, name))
-        .raw("</summary><pre tabindex=\"0\">");
-    push_json_pretty(out, v);
-    out.raw("</pre></details>");
+        .raw("</summary>");
+    if name == Label::Result && (v.is_object() || v.is_array()) {
+        value_tree(out, v, 0);
+    } else {
+        out.raw("<pre tabindex=\"0\">");
+        push_json_pretty(out, v);
+        out.raw("</pre>");
+    }
+    out.raw("</details>");
 }

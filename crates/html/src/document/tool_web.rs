@@ -35,7 +35,14 @@ fn link(out: &mut String, url: &str, title: &str) {
     }
 }
 
-pub(super) fn search(w: &WebSearchView, opts: &RenderOptions, out: &mut String) {
+/// The results with their links, then the search's answer, Markdown written by
+/// `markdown`.
+pub(super) fn search(
+    w: &WebSearchView,
+    _opts: &RenderOptions,
+    out: &mut String,
+    markdown: &mut dyn FnMut(&str, &mut String),
+) {
     if !w.links.is_empty() {
         out.raw("<ul class=\"ds-web-results\">");
         for r in &w.links {
@@ -49,7 +56,7 @@ pub(super) fn search(w: &WebSearchView, opts: &RenderOptions, out: &mut String) 
         out.raw("</ul>");
     }
     if let Some(t) = &w.text {
-        fold_text(out, t, opts);
+        markdown(t, out);
     }
 }
 

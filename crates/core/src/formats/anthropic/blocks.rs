@@ -205,27 +205,34 @@ fn tool_result(b: Block<'_>, extra: Option<Value>, n: &mut dyn Sink) {
         Some(extra) if !failed => extra,
         _ => result_data(b.content),
     };
-    // Claude Code answers a call the user declined with this sentence.
-    let declined = failed
-        && data
-            .as_str()
-            .is_some_and(|t| t.contains("The user doesn't want to proceed with this tool use"));
+    let status = if failed {
+        data.as_str().map_or(CallStatus::Error, refusal)
+    } else {
+        CallStatus::Success
+    };
     n.apply(Event::ToolEnd {
         call_id: b.tool_use_id.unwrap_or_default(),
         name: None,
         args: None,
-        outcome: ToolOutcome {
-            status: if declined {
-                CallStatus::Rejected
-            } else if failed {
-                CallStatus::Error
-            } else {
-                CallStatus::Success
-            },
-            data,
-        },
+        outcome: ToolOutcome { status, data },
         duration_ms: None,
     });
+}
+
+/// The status of a failed result by what Claude Code answers in its place: the user
+/// declined the call ("The user doesn't want to proceed with this tool use", or, asked
+/// again, "… doesn't want to take this action right now"), or stopped it ("[Request
+/// interrupted by user for tool use]", after any output the command gave).
+fn refusal(text: &str) -> CallStatus {
+    if text.contains("[Request interrupted by user") {
+        CallStatus::Interrupted
+    } else if text.contains("The user doesn't want to proceed with this tool use")
+        || text.contains("The user doesn't want to take this action")
+    {
+        CallStatus::Rejected
+    } else {
+        CallStatus::Error
+    }
 }
 
 /// A result's content: a string as it is; text blocks joined into one string; other

@@ -183,6 +183,10 @@ pub(in crate::formats) struct CodexExec {
     /// An `error` event not shown yet: the `turn.failed` that usually follows repeats
     /// its message, and then only that is shown.
     error: Option<String>,
+    /// Warnings (`error` items) given before the turn they belong to started.
+    warnings: Vec<String>,
+    /// A turn is open: warnings go into its response.
+    in_turn: bool,
 }
 
 impl Adapter for CodexExec {
@@ -210,7 +214,13 @@ impl Adapter for CodexExec {
                 conversation_id: line.thread_id,
                 ..SessionInfo::default()
             })),
-            "turn.started" => n.apply(Event::ResponseStart(SessionInfo::default())),
+            "turn.started" => {
+                n.apply(Event::ResponseStart(SessionInfo::default()));
+                self.in_turn = true;
+                for w in std::mem::take(&mut self.warnings) {
+                    n.apply(Event::Error(ErrorInfo::warning(w)));
+                }
+            }
             "item.started" | "item.updated" | "item.completed" => match line.item {
                 Some(item) => self.item(item, line.kind == "item.completed", n),
                 None => n.apply(Event::Unknown),
@@ -232,14 +242,18 @@ impl Adapter for CodexExec {
                 });
             }
             "turn.completed" => {
+                self.in_turn = false;
                 if let Some(u) = line.usage {
                     n.apply(Event::Usage(u.into()));
                 }
                 n.apply(Event::Done { error: None });
             }
-            "turn.failed" => n.apply(Event::Done {
-                error: Some(ErrorInfo::agent(failure(&line))),
-            }),
+            "turn.failed" => {
+                self.in_turn = false;
+                n.apply(Event::Done {
+                    error: Some(ErrorInfo::agent(failure(&line))),
+                })
+            }
             "error" => {
                 self.error = Some(
                     line.message
@@ -252,6 +266,10 @@ impl Adapter for CodexExec {
 
     fn finish(&mut self, n: &mut dyn Sink) {
         self.flush_error(n);
+        // Warnings of a turn that never started: said where they are.
+        for w in std::mem::take(&mut self.warnings) {
+            n.apply(Event::Error(ErrorInfo::warning(w)));
+        }
     }
 }
 
@@ -354,12 +372,18 @@ impl CodexExec {
                 self.call(id, name, args, outcome, n);
             }
             "todo_list" => self.todo_list(id, item.items.unwrap_or_default(), n),
+            // Codex writes its warnings as `error` items (a fallback it took, a setting
+            // it ignored); the run goes on. Its errors are `error` events.
             "error" => {
                 self.prose = None;
                 let message = item
                     .message
-                    .unwrap_or_else(|| "Codex reported an error.".to_owned());
-                n.apply(Event::Error(ErrorInfo::agent(message)));
+                    .unwrap_or_else(|| "Codex gave a warning.".to_owned());
+                if self.in_turn {
+                    n.apply(Event::Error(ErrorInfo::warning(message)));
+                } else {
+                    self.warnings.push(message);
+                }
             }
             _ => n.apply(Event::Unknown),
         }
@@ -411,12 +435,22 @@ impl CodexExec {
             _ if completed => Some(CallStatus::Success),
             _ => None,
         };
-        let outcome = status.map(|status| ToolOutcome {
-            status,
-            data: json!({
-                "exitCode": item.exit_code,
-                "output": item.aggregated_output.unwrap_or_default(),
-            }),
+        let output = item.aggregated_output.unwrap_or_default();
+        let outcome = status.map(|status| match status {
+            // Declined: not run; its output is the reason (`exec command rejected by
+            // user`), its exit code (-1) not one the command gave.
+            CallStatus::Rejected => ToolOutcome {
+                status,
+                data: json!({ "error": if output.trim().is_empty() {
+                    "exec command rejected by user"
+                } else {
+                    output.trim()
+                } }),
+            },
+            _ => ToolOutcome {
+                status,
+                data: json!({ "exitCode": item.exit_code, "output": output }),
+            },
         });
         self.call(id, "command_execution".to_owned(), args, outcome, n);
     }
@@ -426,9 +460,14 @@ impl CodexExec {
     fn file_change(&mut self, id: &str, item: Item<'_>, n: &mut dyn Sink) {
         let outcome = match item.status {
             Some("completed") => Some(success(Value::Null)),
-            Some("failed" | "declined") => Some(ToolOutcome {
+            Some("failed") => Some(ToolOutcome {
                 status: CallStatus::Error,
                 data: Value::from("Codex could not apply this change."),
+            }),
+            // The user declined its approval: never applied.
+            Some("declined") => Some(ToolOutcome {
+                status: CallStatus::Rejected,
+                data: json!({ "error": "patch rejected by user" }),
             }),
             _ => None,
         };

@@ -81,6 +81,22 @@ impl From<Tokens> for Usage {
     }
 }
 
+/// The status of a call Codex did not run, by the output it gave the model in its
+/// place: the user declined its approval (`exec command rejected by user`, `patch
+/// rejected by user`), or the approval reviewer refused it (`This action was rejected
+/// due to unacceptable risk.`); `None` for any other output.
+fn refusal(text: &str) -> Option<crate::model::CallStatus> {
+    use crate::model::CallStatus;
+    let t = text.trim();
+    if t == "exec command rejected by user" || t == "patch rejected by user" {
+        Some(CallStatus::Rejected)
+    } else if t.starts_with("This action was rejected due to unacceptable risk") {
+        Some(CallStatus::Denied)
+    } else {
+        None
+    }
+}
+
 /// What a shell tool's output text says: Codex gives the model either JSON
 /// (`{"output", "metadata": {"exit_code", "duration_seconds"}}`), or lines of text
 /// (`Exit code: 0` / `Process exited with code 0`, `Wall time: 1.2 seconds`, `Output:`

@@ -302,6 +302,9 @@ impl Adapter for CodexSession {
         let Some(payload) = record.payload else {
             return n.apply(Event::Unknown);
         };
+        if let Some(at) = &record.timestamp {
+            n.apply(Event::Time(at.clone()));
+        }
         match record.kind {
             "session_meta" | "turn_context" => {
                 if let Some(f) = read(payload, Facts::read, &p, n) {
@@ -780,7 +783,28 @@ impl CodexSession {
 
     /// A call's output ends it (for a patch, each of its file edits).
     fn output(&mut self, call_id: String, text: &str, failed: bool, n: &mut dyn Sink) {
-        match self.calls.remove(&call_id).unwrap_or(Call::Other) {
+        let call = self.calls.remove(&call_id).unwrap_or(Call::Other);
+        if let Some(status) = super::refusal(text) {
+            // Not run: the reason, and nothing the command printed.
+            let ids = match call {
+                Call::Patch(ids) => ids,
+                Call::Shell | Call::Other => vec![call_id],
+            };
+            for id in ids {
+                n.apply(Event::ToolEnd {
+                    call_id: id,
+                    name: None,
+                    args: None,
+                    outcome: ToolOutcome {
+                        status,
+                        data: json!({ "error": text.trim() }),
+                    },
+                    duration_ms: None,
+                });
+            }
+            return;
+        }
+        match call {
             Call::Shell => {
                 let out = shell_output(text);
                 let status = if failed || out.exit_code.is_some_and(|c| c != 0) {

@@ -67,6 +67,41 @@ pub(super) fn i64_field(v: &Value, names: &[&str]) -> Option<i64> {
     field(v, names).and_then(|v| v.as_i64().or_else(|| v.as_str()?.trim().parse().ok()))
 }
 
+/// Why a call was refused or stopped, as the person or the rule said it: what the
+/// user said after Claude Code's stock refusal ("… the user said: …"), Cursor's
+/// `reason`/`error`, Gemini CLI's `Reason:`. `None` where the text only repeats the
+/// status: Claude Code's and Codex's stock sentences, Claude Code's interruption mark.
+pub(crate) fn refusal_reason(data: &Value) -> Option<String> {
+    const SAID: &str = "the user said:";
+    const STOCK: &[&str] = &[
+        "The user doesn't want to proceed with this tool use",
+        "The user doesn't want to take this action",
+        "exec command rejected by user",
+        "patch rejected by user",
+    ];
+    let text = error_message(data)?;
+    if let Some(at) = text.find(SAID) {
+        return Some(text[at + SAID.len()..].trim().to_owned()).filter(|r| !r.is_empty());
+    }
+    let text = without_interruption(&text);
+    // Gemini CLI's `[Operation Cancelled] Reason: …`: the reason.
+    let text = match text.trim().strip_prefix("[Operation Cancelled]") {
+        Some(rest) => rest.trim_start().strip_prefix("Reason:").unwrap_or(rest),
+        None => &text,
+    };
+    let text = text.trim();
+    (!text.is_empty() && !STOCK.iter().any(|s| text.starts_with(s))).then(|| text.to_owned())
+}
+
+/// Claude Code's mark of a call the user stopped (`[Request interrupted by user for
+/// tool use]`, on a line of its own after any output) taken out of `text`.
+pub(crate) fn without_interruption(text: &str) -> String {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("[Request interrupted by user"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The message of an error payload: a string, or its `error`/`message`/`reason` field.
 pub(crate) fn error_message(data: &Value) -> Option<String> {
     match data {

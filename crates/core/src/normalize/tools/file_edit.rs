@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::super::events::ToolOutcome;
 use super::super::language::language_for_path;
-use super::fields::{PATH, error_message, field, str_field, u64_field};
+use super::fields::{PATH, error_message, field, refusal_reason, str_field, u64_field};
 use super::status_of;
 use crate::model::{CallStatus, Diff, FileEditMeta, FileOperation, Meta, ToolKind};
 
@@ -107,7 +107,11 @@ pub(super) fn file_edit(
         ..FileEditMeta::default()
     };
     if let Some(o) = outcome.filter(|o| o.status != CallStatus::Success) {
-        meta.error = error_message(&o.data);
+        meta.error = if o.status.refused() {
+            refusal_reason(&o.data)
+        } else {
+            error_message(&o.data)
+        };
     }
     let before =
         data.and_then(|d| str_field(d, &["beforeFullFileContent", "before", "originalContent"]));
@@ -131,12 +135,34 @@ pub(super) fn file_edit(
     meta.new_path =
         str_field(args, &["new_path", "newPath", "renameTo", "destination"]).map(str::to_owned);
 
+    // A unified diff from nothing (`--- /dev/null`) writes a new file; one to nothing
+    // (`+++ /dev/null`) removes it (Cursor's `editToolCall` and `writeToolCall`).
+    let from_nothing = meta
+        .diff_string
+        .as_deref()
+        .is_some_and(|d| diff_side(d, "--- "));
+    let to_nothing = meta
+        .diff_string
+        .as_deref()
+        .is_some_and(|d| diff_side(d, "+++ "));
     let mut content = None;
-    if kind == ToolKind::Delete || hinted == Some(FileOperation::Delete) {
+    if kind == ToolKind::Delete || hinted == Some(FileOperation::Delete) || to_nothing {
         meta.operation = FileOperation::Delete;
         content = data
             .and_then(|d| str_field(d, &["prevContent", "previousContent", "content"]))
             .map(str::to_owned);
+    } else if from_nothing && str_field(args, OLD).is_none() && meta.new_path.is_none() {
+        // Every line is new: shown from the text written, with no removed line.
+        meta.operation = FileOperation::Create;
+        content = after
+            .or_else(|| str_field(args, BODY))
+            .map(str::to_owned)
+            .or_else(|| meta.diff_string.as_deref().map(added_lines));
+        meta.diff_string = None;
+        meta.lines_removed = None;
+        meta.lines_added = meta
+            .lines_added
+            .or_else(|| content.as_deref().map(line_count));
     } else if meta.new_path.is_some() && str_field(args, OLD).is_none() {
         meta.operation = FileOperation::Rename;
     } else if let (Some(""), Some(new), None) =
@@ -195,6 +221,28 @@ pub(super) fn file_edit(
         content = after.or_else(|| str_field(args, BODY)).map(str::to_owned);
     }
     (Meta::FileEdit(meta), content)
+}
+
+/// True when the unified diff `diff` names `/dev/null` on its `side` line (`--- ` for
+/// the file before, `+++ ` for after), in its header (the lines before the first hunk).
+fn diff_side(diff: &str, side: &str) -> bool {
+    diff.lines()
+        .take_while(|l| !l.starts_with("@@"))
+        .filter_map(|l| l.strip_prefix(side))
+        .any(|path| path.trim() == "/dev/null")
+}
+
+/// The added lines of a unified diff, without their `+`: the text of a file the diff
+/// creates, where the tool gave no other copy of it.
+fn added_lines(diff: &str) -> String {
+    let mut text = String::new();
+    for line in diff.lines().skip_while(|l| !l.starts_with("@@")) {
+        if let Some(added) = line.strip_prefix('+') {
+            text.push_str(added);
+            text.push('\n');
+        }
+    }
+    text
 }
 
 /// A diff stored as hunks, `{diff: {chunks: [{diffString, oldStart, oldLines, newStart,
@@ -272,6 +320,57 @@ mod tests {
             matches!(meta, Meta::FileEdit(_)),
             "a unified diff stays a file edit"
         );
+    }
+
+    #[test]
+    fn a_diff_from_dev_null_creates_and_one_to_it_deletes() {
+        // Cursor's editToolCall writing a new file (a real capture's shape).
+        let args = json!({"path": "/tmp/x/hello.txt", "streamContent": "hi\n"});
+        let done = ToolOutcome {
+            status: CallStatus::Success,
+            data: json!({"path": "/tmp/x/hello.txt", "linesAdded": 1, "linesRemoved": 0,
+                "diffString": "--- /dev/null\n+++ b//tmp/x/hello.txt\n@@ -1,0 +1 @@\n+hi"}),
+        };
+        let (meta, content) = build(
+            "editToolCall",
+            ToolKind::Edit,
+            "c",
+            &args,
+            Some(&done),
+            None,
+        );
+        let Meta::FileEdit(m) = meta else {
+            panic!("not a file edit")
+        };
+        assert_eq!(m.operation, FileOperation::Create);
+        assert_eq!((m.lines_added, m.lines_removed), (Some(1), None));
+        assert_eq!(m.diff_string, None, "no diff with a phantom removed line");
+        assert_eq!(content.as_deref(), Some("hi\n"));
+        // No copy of the text but the diff: its added lines.
+        let bare = json!({"path": "a.txt"});
+        let (meta, content) = build(
+            "editToolCall",
+            ToolKind::Edit,
+            "c",
+            &bare,
+            Some(&done),
+            None,
+        );
+        assert!(matches!(meta, Meta::FileEdit(m) if m.operation == FileOperation::Create));
+        assert_eq!(content.as_deref(), Some("hi\n"));
+        let gone = ToolOutcome {
+            status: CallStatus::Success,
+            data: json!({"diffString": "--- a/old.txt\n+++ /dev/null\n@@ -1 +0,0 @@\n-x"}),
+        };
+        let (meta, _) = build(
+            "editToolCall",
+            ToolKind::Edit,
+            "c",
+            &bare,
+            Some(&gone),
+            None,
+        );
+        assert!(matches!(meta, Meta::FileEdit(m) if m.operation == FileOperation::Delete));
     }
 
     #[test]

@@ -39,9 +39,42 @@ pub(super) fn generic(m: &ToolCallMeta, kind: ToolKind) -> GenericView {
         };
     }
     GenericView {
+        tool: readable_name(&m.tool_name),
         text,
         ..GenericView::default()
     }
+}
+
+/// A name Cursor keys a tool's payload by (`listMcpResourcesToolCall`), as a person
+/// reads it ("List MCP resources"); `None` for other names, which are shown as they
+/// are.
+pub(super) fn readable_name(name: &str) -> Option<String> {
+    let stem = name.strip_suffix("ToolCall").filter(|s| !s.is_empty())?;
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    for c in stem.chars() {
+        if (c.is_uppercase() || c == '_') && !word.is_empty() {
+            words.push(std::mem::take(&mut word));
+        }
+        if c != '_' {
+            word.extend(c.to_lowercase());
+        }
+    }
+    words.push(word);
+    let words: Vec<String> = words
+        .into_iter()
+        .filter(|w| !w.is_empty())
+        .map(|w| match w.as_str() {
+            "mcp" | "url" | "api" | "id" | "ui" | "pr" => w.to_uppercase(),
+            _ => w,
+        })
+        .collect();
+    let mut out = words.join(" ");
+    if let Some(first) = out.chars().next() {
+        let upper: String = first.to_uppercase().collect();
+        out.replace_range(..first.len_utf8(), &upper);
+    }
+    Some(out).filter(|s| !s.is_empty())
 }
 
 /// The text of a result: a string, Cursor's `{content: [{text: {text}}]}`, MCP's
@@ -69,6 +102,23 @@ pub(super) fn result_text(data: &Value) -> Option<String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn cursor_payload_keys_read_as_words() {
+        let r = |n: &str| readable_name(n);
+        assert_eq!(
+            r("listMcpResourcesToolCall").as_deref(),
+            Some("List MCP resources")
+        );
+        assert_eq!(
+            r("fetchMcpResourceToolCall").as_deref(),
+            Some("Fetch MCP resource")
+        );
+        assert_eq!(r("readLintsToolCall").as_deref(), Some("Read lints"));
+        assert_eq!(r("ToolCall"), None);
+        assert_eq!(r("get_weather"), None);
+        assert_eq!(r("ÉtéToolCall").as_deref(), Some("Été"));
+    }
 
     #[test]
     fn mcp_names_split() {

@@ -186,8 +186,11 @@ fn read_view(m: &mut ToolCallMeta, kind: ToolKind) {
     m.error = m
         .result
         .as_ref()
-        .filter(|r| matches!(r.status, CallStatus::Error | CallStatus::Rejected))
-        .and_then(|r| fields::error_message(&r.data))
+        .and_then(|r| match r.status {
+            CallStatus::Error => fields::error_message(&r.data),
+            s if s.refused() => fields::refusal_reason(&r.data),
+            _ => None,
+        })
         .filter(|e| !e.trim().is_empty());
     m.view = view;
 }

@@ -80,8 +80,9 @@ fn asks_approval(name: &str) -> bool {
 fn approval(outcome: &ToolOutcome) -> Option<PlanApproval> {
     let status = match outcome.status {
         CallStatus::Success => ApprovalStatus::Approved,
-        CallStatus::Rejected | CallStatus::Error => ApprovalStatus::Rejected,
-        CallStatus::Running | CallStatus::NoResult => return None,
+        CallStatus::Rejected | CallStatus::Denied | CallStatus::Error => ApprovalStatus::Rejected,
+        // Stopped before the user answered: no answer.
+        CallStatus::Running | CallStatus::NoResult | CallStatus::Interrupted => return None,
     };
     let feedback = match status {
         ApprovalStatus::Rejected => error_message(&outcome.data).and_then(|m| {

@@ -4,7 +4,10 @@
 use serde_json::Value;
 
 use super::super::events::ToolOutcome;
-use super::fields::{error_message, field, i64_field, str_field, strings, u64_field};
+use super::fields::{
+    error_message, field, i64_field, refusal_reason, str_field, strings, u64_field,
+    without_interruption,
+};
 use super::status_of;
 use crate::model::{CallStatus, Meta, TerminalMeta};
 
@@ -75,7 +78,7 @@ pub(super) fn terminal(
         if meta.output.is_empty() {
             if let Value::String(s) = d {
                 meta.output = s.clone();
-            } else if o.status != CallStatus::Success {
+            } else if o.status == CallStatus::Error {
                 meta.output = error_message(d).unwrap_or_default();
             }
         }
@@ -86,6 +89,25 @@ pub(super) fn terminal(
                 .strip_prefix("Exit code ")
                 .and_then(|rest| rest.lines().next())
                 .and_then(|n| n.trim().parse().ok());
+        }
+        if o.status.refused() {
+            // Refused or stopped: why, as the tool said it; the command as the refusal
+            // names it when the call's arguments did not (Cursor's `permissionDenied`).
+            if error_message(d).as_deref() == Some(meta.output.as_str()) {
+                // The tool's message is not output the command gave, but for what it
+                // printed before the user stopped it.
+                meta.output = if o.status == CallStatus::Interrupted {
+                    without_interruption(&meta.output)
+                } else {
+                    String::new()
+                };
+            }
+            meta.reason = refusal_reason(d);
+            if meta.command.is_empty() {
+                meta.command = str_field(d, &["command", "cmd"])
+                    .unwrap_or_default()
+                    .to_owned();
+            }
         }
         if meta.working_directory.is_none() {
             meta.working_directory = str_field(d, &["workingDirectory", "cwd"])

@@ -48,9 +48,62 @@ fn collect_links(v: &Value, links: &mut Vec<WebLink>, texts: &mut Vec<String>, d
             }
             if let Some(s) = text_field(v, &["text", "answer", "output"]) {
                 texts.push(s.to_owned());
+            } else if let Some(chunk) = text_field(v, &["chunk"]) {
+                // Cursor's `webSearchToolCall`: one reference with no address whose
+                // `chunk` is the answer, its sources listed first (`Links:` and
+                // `1. [title](url)` lines).
+                let answer = listed_links(chunk, links);
+                if !answer.trim().is_empty() {
+                    texts.push(answer.trim().to_owned());
+                }
             }
         }
         _ => {}
+    }
+}
+
+/// The text after a leading `Links:` list of Markdown links (`1. [title](url)`), whose
+/// links are added to `links`; the whole text when it does not start so.
+fn listed_links<'t>(text: &'t str, links: &mut Vec<WebLink>) -> &'t str {
+    let mut rest = text.trim_start();
+    let Some(after) = rest.strip_prefix("Links:") else {
+        return text;
+    };
+    rest = after;
+    loop {
+        let (line, next) = rest
+            .trim_start_matches([' ', '\t', '\r'])
+            .split_once('\n')
+            .unwrap_or((rest, ""));
+        let line = line.trim();
+        if line.is_empty() {
+            if next.is_empty() {
+                return next;
+            }
+            rest = next;
+            // A blank line after the list ends it.
+            if !links.is_empty() {
+                return rest;
+            }
+            continue;
+        }
+        let item = line
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .strip_prefix(". ")
+            .or_else(|| line.strip_prefix("- "));
+        let Some((title, url)) = item
+            .and_then(|i| i.strip_prefix('['))
+            .and_then(|i| i.strip_suffix(')'))
+            .and_then(|i| i.split_once("]("))
+        else {
+            return rest;
+        };
+        links.push(WebLink {
+            title: if title.is_empty() { url } else { title }.to_owned(),
+            url: url.to_owned(),
+            snippet: None,
+        });
+        rest = next;
     }
 }
 
@@ -67,5 +120,42 @@ pub(super) fn web_fetch(args: &Value, data: Option<&Value>) -> WebFetchView {
                 .map(|(_, name)| ViewText::InResult(format!("/{name}"))),
         }),
         code: data.and_then(|d| u64_field(d, &["code", "status", "statusCode"])),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_cursor_search_shows_its_answer_and_its_links() {
+        // The shape of a real `webSearchToolCall` result.
+        let data = json!({"references": [{
+            "title": "Web search results for query: place.horse API",
+            "url": "",
+            "chunk": "Links:\n1. [API docs](https://theponyapi.com/docs)\n2. [Lorem Picsum](http://picsum.photos/)\n\nBased on your query about a **place.horse** API..."
+        }]});
+        let v = web_search(&json!({"searchTerm": "place.horse API"}), Some(&data));
+        assert_eq!(v.query.as_deref(), Some("place.horse API"));
+        let urls: Vec<&str> = v.links.iter().map(|l| l.url.as_str()).collect();
+        assert_eq!(
+            urls,
+            ["https://theponyapi.com/docs", "http://picsum.photos/"]
+        );
+        assert_eq!(v.links[0].title, "API docs");
+        assert_eq!(
+            v.text.as_deref(),
+            Some("Based on your query about a **place.horse** API...")
+        );
+        // A chunk without a list of links is the answer whole.
+        let plain = json!({"references": [{"title": "t", "url": "", "chunk": "Just *text*"}]});
+        let v = web_search(&json!({}), Some(&plain));
+        assert_eq!((v.links.len(), v.text.as_deref()), (0, Some("Just *text*")));
+        // A list that is all there is.
+        let only =
+            json!({"references": [{"url": "", "chunk": "Links:\n1. [a](https://a.example)"}]});
+        let v = web_search(&json!({}), Some(&only));
+        assert_eq!((v.links.len(), v.text), (1, None));
     }
 }
