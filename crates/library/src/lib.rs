@@ -39,7 +39,6 @@ use serde::Serialize;
 use docstream_core::{DocStream, Format, Limits, Options};
 use docstream_model::Conversation;
 
-
 /// Which tool wrote a conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::cursor_cli::{Line, outcome};
+use super::cursor_line::{Line, outcome};
 use crate::model::CallStatus;
 use crate::normalize::{Event, Sink, ToolOutcome};
 

@@ -18,6 +18,7 @@ mod claude_code;
 mod codex;
 mod common;
 mod cursor_cli;
+mod cursor_line;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 pub(crate) mod cursor_store;
 mod cursor_wrapper;
@@ -35,6 +36,7 @@ mod openai;
 mod openai_responses;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod response_json;
+mod usage;
 
 use std::fmt;
 

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 use serde_json_borrow::Value as Tree;
 
+use super::content::result_data;
 use crate::formats::fields::{self, Fields, Read, each};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{Event, Sink, ToolOutcome};
@@ -198,7 +199,7 @@ pub(in crate::formats) fn assistant_block(b: Block<'_>, n: &mut dyn Sink) {
 /// A `tool_result` (or a server tool's `*_tool_result`): the end of its call.
 fn tool_result(b: Block<'_>, extra: Option<Value>, n: &mut dyn Sink) {
     if b.kind != "tool_result" && b.kind != "mcp_tool_result" {
-        return super::server_tools::result(b, n);
+        return super::server_tools::result(b.tool_use_id.unwrap_or_default(), b.content, n);
     }
     let failed = b.is_error == Some(true);
     let data = match extra {
@@ -235,29 +236,6 @@ fn refusal(text: &str) -> CallStatus {
     }
 }
 
-/// A result's content: a string as it is; text blocks joined into one string; other
-/// blocks (images …) kept whole.
-pub(super) fn result_data(content: Option<Value>) -> Value {
-    match content {
-        None | Some(Value::Null) => Value::String(String::new()),
-        Some(Value::Array(items)) => {
-            let texts: Option<Vec<&str>> = items
-                .iter()
-                .map(|i| {
-                    (i.get("type").and_then(Value::as_str) == Some("text"))
-                        .then(|| i.get("text").and_then(Value::as_str))
-                        .flatten()
-                })
-                .collect();
-            match texts {
-                Some(texts) => Value::String(texts.join("\n")),
-                None => Value::Array(items),
-            }
-        }
-        Some(other) => other,
-    }
-}
-
 /// One message: `role` and `content`, and for a response message its `id`, `model`,
 /// `stop_reason` and `usage`.
 pub(in crate::formats) struct Message<'v> {
@@ -266,7 +244,7 @@ pub(in crate::formats) struct Message<'v> {
     pub id: Option<String>,
     pub model: Option<String>,
     pub stop_reason: Option<String>,
-    pub usage: Option<super::super::cursor_cli::WireUsage>,
+    pub usage: Option<super::super::usage::WireUsage>,
 }
 
 impl<'v> Message<'v> {
@@ -279,7 +257,7 @@ impl<'v> Message<'v> {
             stop_reason: f.string("stop_reason")?,
             usage: f
                 .object("usage")?
-                .map(super::super::cursor_cli::WireUsage::read)
+                .map(super::super::usage::WireUsage::read)
                 .transpose()?,
         })
     }

@@ -3,6 +3,7 @@
 //! ([`blocks`]), which Claude Code's adapter uses too.
 
 pub(super) mod blocks;
+mod content;
 mod messages;
 mod server_tools;
 pub(super) mod stream;

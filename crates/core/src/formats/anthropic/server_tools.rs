@@ -7,8 +7,6 @@ use serde_json::Value;
 use crate::model::CallStatus;
 use crate::normalize::{Event, Sink, ToolOutcome};
 
-use super::blocks::Block;
-
 /// A `compaction` block: the summary the API wrote of the conversation before it, shown
 /// as a `compaction` call whose result is that summary.
 pub(super) fn compaction(summary: &str, n: &mut dyn Sink) {
@@ -29,10 +27,10 @@ pub(super) fn compaction(summary: &str, n: &mut dyn Sink) {
 /// `bash_code_execution_tool_result`, `text_editor_code_execution_tool_result` …): the
 /// end of its `server_tool_use` call, its content read into what the tool readers take.
 /// A content whose `type` ends `_error` is a failure with its `error_code`.
-pub(super) fn result(b: Block<'_>, n: &mut dyn Sink) {
-    let (status, data) = server_data(b.content.unwrap_or(Value::Null));
+pub(super) fn result(call_id: String, content: Option<Value>, n: &mut dyn Sink) {
+    let (status, data) = server_data(content.unwrap_or(Value::Null));
     n.apply(Event::ToolEnd {
-        call_id: b.tool_use_id.unwrap_or_default(),
+        call_id,
         name: None,
         args: None,
         outcome: ToolOutcome { status, data },
@@ -143,7 +141,7 @@ fn server_data(content: Value) -> (CallStatus, Value) {
         "text_editor_code_execution_create_result" => (CallStatus::Success, Value::Null),
         _ => (
             CallStatus::Success,
-            super::blocks::result_data(Some(content)),
+            super::content::result_data(Some(content)),
         ),
     }
 }

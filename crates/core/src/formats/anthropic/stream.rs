@@ -11,8 +11,8 @@ use serde_json::Value;
 
 use super::blocks::{Block, assistant_block};
 use crate::formats::common::{for_each_event, is_done_sentinel, provider_error, tool_input};
-use crate::formats::cursor_cli::WireUsage;
 use crate::formats::fields::{self, Fields, Read};
+use crate::formats::usage::WireUsage;
 use crate::formats::{Adapter, Payload, json_error};
 use crate::normalize::{Event, SessionInfo, Sink};
 
