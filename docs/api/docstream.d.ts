@@ -106,12 +106,12 @@ export type Attr = "class" | "href" | "rel" | "data-ln";
 /**
  * How a text document's content is to be read.
  */
-export type TextFormat = "markdown" | "plain";
+export type TextFormat = "markdown" | "plain" | "json";
 
 /**
  * How far a tool-backed document got.
  */
-export type CallStatus = "running" | "success" | "error" | "rejected" | "no_result";
+export type CallStatus = "running" | "success" | "error" | "rejected" | "no_result" | "denied" | "interrupted";
 
 /**
  * One change to the rendered page.
@@ -361,6 +361,11 @@ export interface ResponseMetadata {
      * Working directory of the agent, where reported (addition).
      */
     cwd?: string;
+    /**
+     * What the response cost in US dollars, where the format states it (Claude Code's
+     * `total_cost_usd`) (addition).
+     */
+    costUsd?: number;
 }
 
 /**
@@ -597,6 +602,11 @@ export interface Conversation {
      * The wire format read (`cursor-stream-json` …), once detected.
      */
     format?: string;
+    /**
+     * What the conversation is called where the source says (Claude Code's
+     * `custom-title` or `summary` line) (addition).
+     */
+    title?: string;
     /**
      * Turns in order.
      */
@@ -902,6 +912,12 @@ export interface TerminalMeta {
      * Run in the background (addition).
      */
     isBackground?: boolean;
+    /**
+     * Why the command did not run or was stopped, as the tool said it (a permission
+     * rule, the user's answer), for a `denied`, `rejected` or `interrupted` call
+     * (addition).
+     */
+    reason?: string;
 }
 
 /**
@@ -1143,6 +1159,9 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __wbg_docstream_free: (a: number, b: number) => void;
+    readonly docstream___detection: (a: number) => number;
+    readonly docstream___endMissing: (a: number, b: number, c: number) => [number, number];
+    readonly docstream___missingFormat: (a: number) => [number, number];
     readonly docstream___stage: (a: number, b: number) => number;
     readonly docstream___takeError: (a: number) => any;
     readonly docstream___writeStaged: (a: number, b: number) => number;

@@ -82,7 +82,7 @@ fn cli_list_render_and_export_a_folder_of_both_stores() {
     );
     // Issue 37: its prompt is the parent agent's, and the call's raw id is no label.
     assert!(
-        page.contains("ds-from-agent\">Parent agent<") && !page.contains(">You<"),
+        page.contains("ds-from-agent\">Parent agent") && !page.contains(">You<"),
         "{page}"
     );
     assert!(!page.contains("<code>toolu_"), "{page}");

@@ -482,7 +482,7 @@ fn a_sub_agents_own_transcript_is_prompted_by_its_parent_agent() {
     );
     let html = render_conversation(s.conversation(), &RenderOptions::default());
     assert!(
-        html.contains("ds-from-agent\">Parent agent<"),
+        html.contains("ds-from-agent\">Parent agent"),
         "{path}:\n{html}"
     );
     assert!(!html.contains(">You<"), "{path}:\n{html}");
