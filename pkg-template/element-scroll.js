@@ -169,15 +169,20 @@ export class Scroll {
 }
 
 /** Frames `settle()` keeps aiming at a revealed element, at most. */
-const SETTLE_FRAMES = 60;
+const SETTLE_FRAMES = 120;
 /** Frames in a row the element must stay put for `settle()` to stop early. */
-const SETTLED_FRAMES = 3;
+const SETTLED_FRAMES = 10;
+
+/** The settling in progress: a newer reveal() ends the one before. */
+let settling = 0;
 
 /** Keeps `el` at `top` (where the first scroll put it) while the turns and documents
- * around it, laid out at an estimated size far from view (`content-visibility: auto`),
- * are laid out for real and move it: each frame, until it has stayed put a few frames
- * in a row, a second has passed, or the reader scrolls. */
+ * around it, laid out at an estimated size far from view (`content-visibility: auto`)
+ * or put back from placeholders a few frames after the scroll, are laid out for real
+ * and move it: each frame, until it has stayed put ten frames in a row, two seconds have
+ * passed, the reader scrolls, or another reveal() starts. */
 function settle(el, top) {
+  const mine = ++settling;
   let frames = 0;
   let still = 0;
   let stopped = false;
@@ -187,7 +192,7 @@ function settle(el, top) {
   const events = ['wheel', 'touchstart', 'keydown', 'pointerdown'];
   for (const e of events) addEventListener(e, stop, { once: true, passive: true, capture: true });
   const frame = () => {
-    if (stopped || !el.isConnected) return done();
+    if (stopped || mine !== settling || !el.isConnected) return done();
     if (Math.abs(el.getBoundingClientRect().top - top) > 1) {
       el.scrollIntoView({ block: 'start' });
       still = 0;

@@ -2,6 +2,12 @@
 // progress and cancel, outline, filters, search, replay, export, theme and diff view.
 
 import '../../pkg/define.js';
+import * as docstream from '../../pkg/docstream.js';
+
+// The viewer opens files of every format: one module reads them all. (The default
+// entry's pair of modules, the full one loaded when a stream turns out to need it, is
+// for pages that embed the element.)
+await customElements.get('docstream-view').init(docstream);
 import { openSource, formatBytes, yieldToPage } from './load.js';
 import { buildOutline } from './outline.js';
 import { Replay } from './replay.js';
