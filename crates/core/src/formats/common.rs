@@ -7,7 +7,7 @@ use serde_json::value::RawValue;
 
 use super::{Location, Payload, parse, preview};
 use crate::error::codes;
-use crate::normalize::{ErrorInfo, Event, Sink};
+use crate::normalize::{ErrorInfo, Event, Sink, ToolOutcome};
 
 /// True for the `[DONE]` sentinel that ends OpenAI-style SSE streams (proxies put it
 /// after other providers' streams too).
@@ -122,6 +122,33 @@ pub(super) fn iso8601(secs: u64) -> String {
         rem / 60 % 60,
         rem % 60
     )
+}
+
+/// The event of a call seen again in a format that repeats whole calls: its end when it
+/// has an outcome, else its start the `first` time, its new arguments after.
+pub(super) fn call_event(
+    first: bool,
+    call_id: String,
+    name: String,
+    args: Value,
+    outcome: Option<ToolOutcome>,
+) -> Event<'static> {
+    match outcome {
+        Some(outcome) => Event::ToolEnd {
+            call_id,
+            name: Some(name),
+            args: Some(args),
+            outcome,
+            duration_ms: None,
+        },
+        None if first => Event::ToolStart {
+            call_id,
+            name,
+            args,
+            doc_id: None,
+        },
+        None => Event::ToolArgs { call_id, args },
+    }
 }
 
 #[cfg(test)]

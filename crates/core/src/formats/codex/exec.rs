@@ -20,6 +20,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Tokens, mcp_tool_name, script_of};
 use crate::formats::apply_patch::TOOL as EDIT_TOOL;
+use crate::formats::common::call_event;
 use crate::formats::fields::{self, Fields, Read};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::CallStatus;
@@ -567,22 +568,7 @@ impl CodexExec {
     ) {
         self.prose = None;
         let first = self.started.insert(call_id.clone());
-        match outcome {
-            Some(outcome) => n.apply(Event::ToolEnd {
-                call_id,
-                name: Some(name),
-                args: Some(args),
-                outcome,
-                duration_ms: None,
-            }),
-            None if first => n.apply(Event::ToolStart {
-                call_id,
-                name,
-                args,
-                doc_id: None,
-            }),
-            None => n.apply(Event::ToolArgs { call_id, args }),
-        }
+        n.apply(call_event(first, call_id, name, args, outcome));
     }
 }
 

@@ -24,6 +24,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value, json};
 use serde_json_borrow::Value as Tree;
 
+use crate::formats::common::call_event;
 use crate::formats::common::{iso8601, provider_error, tool_input};
 use crate::formats::fields::{Fields, Read, each};
 use crate::formats::{Location, Payload};
@@ -526,22 +527,7 @@ impl Items {
     ) {
         self.prose = None;
         let first = self.started.insert(call_id.clone());
-        match outcome {
-            Some(outcome) => n.apply(Event::ToolEnd {
-                call_id,
-                name: Some(name),
-                args: Some(args),
-                outcome,
-                duration_ms: None,
-            }),
-            None if first => n.apply(Event::ToolStart {
-                call_id,
-                name,
-                args,
-                doc_id: None,
-            }),
-            None => n.apply(Event::ToolArgs { call_id, args }),
-        }
+        n.apply(call_event(first, call_id, name, args, outcome));
     }
 
     /// The calls of a stream that ended before their items were done: each gets the
