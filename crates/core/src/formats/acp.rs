@@ -547,12 +547,7 @@ impl Acp {
                             duration_ms: None,
                         });
                     }
-                    _ => n.apply(Event::ToolStart {
-                        call_id,
-                        name,
-                        args: json!({}),
-                        doc_id: None,
-                    }),
+                    _ => n.apply(Event::tool_start(call_id, name, json!({}))),
                 }
             }
             "compaction_summary_chunk" => {
@@ -726,12 +721,7 @@ impl Acp {
                 outcome: outcome.clone(),
                 duration_ms: None,
             }),
-            None if first => n.apply(Event::ToolStart {
-                call_id: id.to_owned(),
-                name: name.clone(),
-                args,
-                doc_id: None,
-            }),
+            None if first => n.apply(Event::tool_start(id.to_owned(), name.clone(), args)),
             None => n.apply(Event::ToolArgs {
                 call_id: id.to_owned(),
                 args,
@@ -748,12 +738,7 @@ impl Acp {
                     outcome: outcome.clone(),
                     duration_ms: None,
                 }),
-                None => n.apply(Event::ToolStart {
-                    call_id: extra_id,
-                    name: name.clone(),
-                    args,
-                    doc_id: None,
-                }),
+                None => n.apply(Event::tool_start(extra_id, name.clone(), args)),
             }
         }
     }
@@ -795,12 +780,11 @@ impl Acp {
             .map(|c| c.title.clone())
             .unwrap_or_default();
         let names: Vec<&str> = options.iter().map(|(_, name, _)| name.as_str()).collect();
-        n.apply(Event::ToolStart {
-            call_id: permission_id(&call, id),
-            name: "request_permission".to_owned(),
-            args: json!({ "toolCallId": call, "title": title, "options": names }),
-            doc_id: None,
-        });
+        n.apply(Event::tool_start(
+            permission_id(&call, id),
+            "request_permission".to_owned(),
+            json!({ "toolCallId": call, "title": title, "options": names }),
+        ));
         Ok(Pending::Permission {
             call: permission_id(&call, id),
             options,

@@ -33,7 +33,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 
 use crate::error::codes;
-use crate::formats::common::{for_each_event, is_done_sentinel};
+use crate::formats::common::{Prose, for_each_event, is_done_sentinel};
 use crate::formats::fields::{self, Fields, Read};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::CallStatus;
@@ -124,7 +124,7 @@ pub(in crate::formats) struct AiSdkUi {
     /// A response is open.
     open: bool,
     /// The text part whose text was shown last, while nothing else came since.
-    prose: Option<String>,
+    prose: Prose,
     calls: HashMap<String, Call>,
     /// Approval id → tool call id.
     approvals: HashMap<String, String>,
@@ -194,7 +194,7 @@ impl AiSdkUi {
         match c.kind {
             "start" => {
                 self.open = true;
-                self.prose = None;
+                self.prose.end();
                 n.apply(Event::ResponseStart(SessionInfo {
                     response_id: c.message_id,
                     ..SessionInfo::default()
@@ -204,20 +204,11 @@ impl AiSdkUi {
             "text-start" | "text-end" => {}
             "text-delta" => {
                 let (id, text) = (c.id.unwrap_or_default(), c.delta.unwrap_or_default());
-                if text.is_empty() {
-                    return;
-                }
-                if self.prose.as_deref().is_some_and(|p| p != id) {
-                    n.apply(Event::Text(Cow::Borrowed("\n\n")));
-                }
-                if self.prose.as_deref() != Some(id) {
-                    self.prose = Some(id.to_owned());
-                }
-                n.apply(Event::Text(Cow::Owned(text.to_owned())));
+                self.prose.write(id, text, n);
             }
-            "reasoning-start" => self.prose = None,
+            "reasoning-start" => self.prose.end(),
             "reasoning-delta" => {
-                self.prose = None;
+                self.prose.end();
                 if let Some(text) = c.delta.filter(|t| !t.is_empty()) {
                     n.apply(Event::Thinking(Cow::Owned(text.to_owned())));
                 }
@@ -243,7 +234,7 @@ impl AiSdkUi {
                     Some(call) => {
                         call.has_input = true;
                         call.input = String::new();
-                        self.prose = None;
+                        self.prose.end();
                         n.apply(Event::ToolArgs { call_id: id, args });
                     }
                     None => {
@@ -319,7 +310,7 @@ impl AiSdkUi {
                     url.to_owned()
                 };
                 let args = json!({ "mediaType": c.media_type, "url": shown });
-                self.prose = None;
+                self.prose.end();
                 n.apply(Event::ToolEnd {
                     call_id: id,
                     name: Some(c.kind.to_owned()),
@@ -343,7 +334,7 @@ impl AiSdkUi {
                         format!("{kind}#{}", self.files)
                     }
                 };
-                self.prose = None;
+                self.prose.end();
                 n.apply(Event::ToolEnd {
                     call_id: id,
                     name: Some(kind.to_owned()),
@@ -356,7 +347,7 @@ impl AiSdkUi {
                 });
             }
             "error" => {
-                self.prose = None;
+                self.prose.end();
                 let text = c
                     .error_text
                     .unwrap_or_else(|| "The stream reported an error.".to_owned());
@@ -389,7 +380,7 @@ impl AiSdkUi {
 
     /// A call's start.
     fn start(&mut self, id: String, name: String, args: Value, n: &mut dyn Sink) {
-        self.prose = None;
+        self.prose.end();
         self.calls.insert(
             id.clone(),
             Call {
@@ -398,12 +389,7 @@ impl AiSdkUi {
                 has_input: false,
             },
         );
-        n.apply(Event::ToolStart {
-            call_id: id,
-            name,
-            args,
-            doc_id: None,
-        });
+        n.apply(Event::tool_start(id, name, args));
     }
 
     /// A call's end. A call whose input only came as deltas gets it parsed now.
@@ -416,7 +402,7 @@ impl AiSdkUi {
         data: Value,
         n: &mut dyn Sink,
     ) {
-        self.prose = None;
+        self.prose.end();
         let call = self.calls.remove(&id);
         let args = args.or_else(|| {
             let call = call.as_ref()?;
@@ -439,7 +425,7 @@ impl AiSdkUi {
         }
         self.source_lists += 1;
         let sources = std::mem::take(&mut self.sources);
-        self.prose = None;
+        self.prose.end();
         n.apply(Event::ToolEnd {
             call_id: format!("sources_{}", self.source_lists),
             name: Some("sources".to_owned()),

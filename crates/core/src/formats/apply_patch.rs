@@ -325,22 +325,12 @@ pub(super) fn start(
             .enumerate()
             .map(|(i, args)| {
                 let id = edit_id(call_id, i);
-                n.apply(Event::ToolStart {
-                    call_id: id.clone(),
-                    name: TOOL.to_owned(),
-                    args,
-                    doc_id: None,
-                });
+                n.apply(Event::tool_start(id.clone(), TOOL.to_owned(), args));
                 id
             })
             .collect(),
         Err(e) => {
-            n.apply(Event::ToolStart {
-                call_id: call_id.to_owned(),
-                name: name.to_owned(),
-                args,
-                doc_id: None,
-            });
+            n.apply(Event::tool_start(call_id.to_owned(), name.to_owned(), args));
             n.apply(Event::Error(ErrorInfo {
                 at: None,
                 code: codes::TOOL_ERROR.to_owned(),

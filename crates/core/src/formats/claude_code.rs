@@ -26,7 +26,7 @@ use serde_json_borrow::Value as Tree;
 
 use super::anthropic::blocks::{Block, Content, Message, Role, apply_content};
 use super::anthropic::stream::Stream;
-use super::common::end_open_response;
+use super::common::{RunResult, end_open_response};
 use super::fields::{self, Fields, Read};
 use super::usage::WireUsage;
 use super::{Adapter, Payload, json_error, or_report};
@@ -574,26 +574,10 @@ impl ClaudeCode {
 
 /// The final `result`: timings, usage, the text, and the end of the response.
 fn result(line: Line<'_>, n: &mut dyn Sink) {
-    n.apply(Event::Session(SessionInfo {
-        conversation_id: line.session_id,
-        ..SessionInfo::default()
-    }));
-    n.apply(Event::ResponseMeta {
-        duration_ms: line.duration_ms,
-        duration_api_ms: line.duration_api_ms,
-        request_id: None,
-        stop_reason: None,
-    });
-    if let Some(u) = line.usage {
-        n.apply(Event::Usage(u.into()));
-    }
-    if let Some(usd) = line.total_cost_usd {
-        n.apply(Event::Cost(usd));
-    }
     let text = line.result;
     let failed = line.is_error == Some(true) || line.subtype.is_some_and(|s| s != "success");
-    if failed {
-        let message = text
+    let answer = if failed {
+        Err(text
             .filter(|t| !t.is_empty())
             .map(str::to_owned)
             .or_else(|| {
@@ -605,14 +589,18 @@ fn result(line: Line<'_>, n: &mut dyn Sink) {
                     "Claude Code reported an error ({}).",
                     line.subtype.unwrap_or("error")
                 )
-            });
-        n.apply(Event::Done {
-            error: Some(ErrorInfo::agent(message)),
-        });
-        return;
+            }))
+    } else {
+        Ok(text.map(Cow::Borrowed))
+    };
+    RunResult {
+        session_id: line.session_id,
+        duration_ms: line.duration_ms,
+        duration_api_ms: line.duration_api_ms,
+        request_id: None,
+        usage: line.usage.map(Into::into),
+        cost_usd: line.total_cost_usd,
+        answer,
     }
-    if let Some(text) = text {
-        n.apply(Event::FinalText(Cow::Borrowed(text)));
-    }
-    n.apply(Event::Done { error: None });
+    .apply(n);
 }

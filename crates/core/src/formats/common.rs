@@ -2,6 +2,9 @@
 //! are JSON arrays of events, tool input that arrives as JSON text, and whether a
 //! response is still open.
 
+use std::borrow::Cow;
+use std::collections::HashSet;
+
 use serde_json::Value;
 use serde_json::value::RawValue;
 
@@ -124,30 +127,126 @@ pub(super) fn iso8601(secs: u64) -> String {
     )
 }
 
-/// The event of a call seen again in a format that repeats whole calls: its end when it
-/// has an outcome, else its start the `first` time, its new arguments after.
-pub(super) fn call_event(
-    first: bool,
-    call_id: String,
-    name: String,
-    args: Value,
-    outcome: Option<ToolOutcome>,
-) -> Event<'static> {
-    match outcome {
-        Some(outcome) => Event::ToolEnd {
-            call_id,
-            name: Some(name),
-            args: Some(args),
-            outcome,
-            duration_ms: None,
-        },
-        None if first => Event::ToolStart {
-            call_id,
-            name,
-            args,
-            doc_id: None,
-        },
-        None => Event::ToolArgs { call_id, args },
+/// What a format that repeats whole items has written so far: the prose part being
+/// written and the calls whose start was shown.
+#[derive(Debug, Default)]
+pub(super) struct Written {
+    /// The prose part being written.
+    pub(super) prose: Prose,
+    /// Calls whose start was shown, by call id.
+    started: HashSet<String>,
+}
+
+impl Written {
+    /// True the first time call `id` is asked for: its start is to be shown now.
+    pub(super) fn starts(&mut self, id: &str) -> bool {
+        !self.started.contains(id) && self.started.insert(id.to_owned())
+    }
+
+    /// A call seen again: its end when it has an outcome, else its start the first
+    /// time, its new arguments after. The prose before it is done.
+    pub(super) fn call(
+        &mut self,
+        call_id: String,
+        name: String,
+        args: Value,
+        outcome: Option<ToolOutcome>,
+        n: &mut dyn Sink,
+    ) {
+        self.prose.end();
+        let first = self.starts(&call_id);
+        n.apply(match outcome {
+            Some(outcome) => Event::ToolEnd {
+                call_id,
+                name: Some(name),
+                args: Some(args),
+                outcome,
+                duration_ms: None,
+            },
+            None if first => Event::tool_start(call_id, name, args),
+            None => Event::ToolArgs { call_id, args },
+        });
+    }
+}
+
+/// The prose part being written, by the id its format gives it: text of another part
+/// starts a new paragraph.
+#[derive(Debug, Default)]
+pub(super) struct Prose(Option<String>);
+
+impl Prose {
+    /// Writes `text` of part `id`, after a paragraph break when another part's prose
+    /// came last.
+    pub(super) fn write(&mut self, id: &str, text: &str, n: &mut dyn Sink) {
+        if text.is_empty() {
+            return;
+        }
+        match self.0.as_deref() {
+            Some(last) if last == id => {}
+            last => {
+                if last.is_some() {
+                    n.apply(Event::Text(Cow::Borrowed("\n\n")));
+                }
+                self.0 = Some(id.to_owned());
+            }
+        }
+        n.apply(Event::Text(Cow::Owned(text.to_owned())));
+    }
+
+    /// Something other than prose came: the next prose is a new paragraph of its own.
+    pub(super) fn end(&mut self) {
+        self.0 = None;
+    }
+}
+
+/// A run's `result` line (Claude Code's stream-json, and Cursor's that copies it): the
+/// run's facts, then its answer or its error, which end the response.
+pub(super) struct RunResult<'t> {
+    /// The session the run belongs to.
+    pub(super) session_id: Option<String>,
+    /// Wall time of the run.
+    pub(super) duration_ms: Option<u64>,
+    /// API time of the run.
+    pub(super) duration_api_ms: Option<u64>,
+    /// The request id, where given.
+    pub(super) request_id: Option<String>,
+    /// Tokens of the whole run.
+    pub(super) usage: Option<crate::model::Usage>,
+    /// What the run cost in US dollars, where stated.
+    pub(super) cost_usd: Option<f64>,
+    /// The final answer, or the message of a failed run.
+    pub(super) answer: Result<Option<Cow<'t, str>>, String>,
+}
+
+impl RunResult<'_> {
+    /// Tells the sink all the line says and ends the response.
+    pub(super) fn apply(self, n: &mut dyn Sink) {
+        n.apply(Event::Session(crate::normalize::SessionInfo {
+            conversation_id: self.session_id,
+            ..Default::default()
+        }));
+        n.apply(Event::ResponseMeta {
+            duration_ms: self.duration_ms,
+            duration_api_ms: self.duration_api_ms,
+            request_id: self.request_id,
+            stop_reason: None,
+        });
+        if let Some(u) = self.usage {
+            n.apply(Event::Usage(u));
+        }
+        if let Some(usd) = self.cost_usd {
+            n.apply(Event::Cost(usd));
+        }
+        let error = match self.answer {
+            Ok(text) => {
+                if let Some(text) = text {
+                    n.apply(Event::FinalText(text));
+                }
+                None
+            }
+            Err(message) => Some(ErrorInfo::agent(message)),
+        };
+        n.apply(Event::Done { error });
     }
 }
 

@@ -14,11 +14,12 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::common::RunResult;
 use super::cursor_line::{Line, outcome};
 use super::cursor_wrapper;
 use super::{Adapter, Format, Payload, parse};
 use crate::model::CallStatus;
-use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome};
+use crate::normalize::{Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome};
 
 /// Cursor's tool names: the CLI's payload keys (`{shellToolCall: {args, result}}`),
 /// the plan an `interaction_query` puts to the user, and the wrapper's names (seed 004).
@@ -185,12 +186,7 @@ fn tool_call(mut line: Line<'_>, n: &mut dyn Sink) {
     if line.subtype.as_deref() == Some("completed") {
         end_call(call_id, name, args, result, line.duration_ms, None, n);
     } else {
-        n.apply(Event::ToolStart {
-            call_id,
-            name,
-            args,
-            doc_id: None,
-        });
+        n.apply(Event::tool_start(call_id, name, args));
     }
 }
 
@@ -299,12 +295,11 @@ fn subagent_run(
                 Some(id) if !id.is_empty() => id.to_owned(),
                 _ => format!("{parent}#{i}"),
             };
-            n.apply(Event::ToolStart {
-                call_id: call_id.clone(),
-                name: name.clone(),
-                args: args.clone(),
-                doc_id: None,
-            });
+            n.apply(Event::tool_start(
+                call_id.clone(),
+                name.clone(),
+                args.clone(),
+            ));
             if result.is_some() {
                 end_call(call_id, name, args, result, None, Some(&parent), n);
             }
@@ -358,13 +353,7 @@ fn interaction_query(line: &Line<'_>, pending: &mut Option<String>, n: &mut dyn 
         .and_then(|a| a.create_plan_request_response)
     {
         if let Some(call_id) = pending.take() {
-            n.apply(Event::ToolEnd {
-                call_id,
-                name: None,
-                args: None,
-                outcome: plan_answer(answer.result),
-                duration_ms: None,
-            });
+            n.apply(Event::tool_end(call_id, plan_answer(answer.result)));
         }
         return;
     }
@@ -382,12 +371,11 @@ fn interaction_query(line: &Line<'_>, pending: &mut Option<String>, n: &mut dyn 
             .unwrap_or_default()
             .to_owned();
         *pending = Some(call_id.clone());
-        n.apply(Event::ToolStart {
+        n.apply(Event::tool_start(
             call_id,
-            name: "createPlanRequest".to_owned(),
-            args: plan.args,
-            doc_id: None,
-        });
+            "createPlanRequest".to_owned(),
+            plan.args,
+        ));
     }
 }
 
@@ -411,38 +399,29 @@ fn plan_answer(result: Value) -> ToolOutcome {
 
 /// The final `result`: timings, usage, the text, and the end of the response.
 fn result(line: Line<'_>, n: &mut dyn Sink) {
-    n.apply(Event::Session(SessionInfo {
-        conversation_id: line.session_id,
-        ..SessionInfo::default()
-    }));
-    n.apply(Event::ResponseMeta {
-        duration_ms: line.duration_ms,
-        duration_api_ms: line.duration_api_ms,
-        request_id: line.request_id,
-        stop_reason: None,
-    });
-    if let Some(u) = line.usage {
-        n.apply(Event::Usage(u.into()));
-    }
     let failed =
         line.is_error == Some(true) || line.subtype.as_deref().is_some_and(|s| s != "success");
     let text = line
         .result
         .and_then(|r| docstream_model::read_json::from_str::<String>(r.get()).ok());
-    if failed {
-        let message = line
+    let answer = if failed {
+        Err(line
             .error
             .as_ref()
             .and_then(crate::normalize::error_message)
             .or(text)
-            .unwrap_or_else(|| "The agent reported an error.".to_owned());
-        n.apply(Event::Done {
-            error: Some(ErrorInfo::agent(message)),
-        });
-        return;
+            .unwrap_or_else(|| "The agent reported an error.".to_owned()))
+    } else {
+        Ok(text.map(Cow::Owned))
+    };
+    RunResult {
+        session_id: line.session_id,
+        duration_ms: line.duration_ms,
+        duration_api_ms: line.duration_api_ms,
+        request_id: line.request_id,
+        usage: line.usage.map(Into::into),
+        cost_usd: None,
+        answer,
     }
-    if let Some(text) = text {
-        n.apply(Event::FinalText(Cow::Owned(text)));
-    }
-    n.apply(Event::Done { error: None });
+    .apply(n);
 }

@@ -667,12 +667,11 @@ impl Run<'_> {
         let raw_args = self.json_field(f.get("rawArgs"), "rawArgs", bubble, true);
         let params = self.json_field(f.get("params"), "params", bubble, true);
         let result = self.json_field(f.get("result"), "result", bubble, false);
-        self.n.apply(Event::ToolStart {
-            call_id: call_id.clone(),
-            name: name.to_owned(),
-            args: merge_args(raw_args, params),
-            doc_id: None,
-        });
+        self.n.apply(Event::tool_start(
+            call_id.clone(),
+            name.to_owned(),
+            merge_args(raw_args, params),
+        ));
         self.open = true;
         self.last_text = false;
         let status = match status.as_deref() {

@@ -10,12 +10,11 @@ use crate::normalize::{Event, Sink, ToolOutcome};
 
 /// `tool-call-started`.
 pub(super) fn started(line: Line<'_>, n: &mut dyn Sink) {
-    n.apply(Event::ToolStart {
-        call_id: line.tool_call_id.unwrap_or_default(),
-        name: line.tool_name.unwrap_or_default(),
-        args: line.parameters.unwrap_or(Value::Object(Default::default())),
-        doc_id: None,
-    });
+    n.apply(Event::tool_start(
+        line.tool_call_id.unwrap_or_default(),
+        line.tool_name.unwrap_or_default(),
+        line.parameters.unwrap_or(Value::Object(Default::default())),
+    ));
 }
 
 /// `tool-call-completed`: `result` is `{success: bool, output, exit_code}`, or the

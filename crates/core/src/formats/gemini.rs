@@ -386,20 +386,14 @@ impl GeminiStream {
             let args = call.args.unwrap_or(Value::Object(Default::default()));
             let name = call.name.unwrap_or_else(|| "tool".to_owned());
             if !streamed {
-                return n.apply(Event::ToolStart {
-                    call_id,
-                    name,
-                    args,
-                    doc_id: None,
-                });
+                return n.apply(Event::tool_start(call_id, name, args));
             }
             // Streamed: started empty, given its arguments whole when it ends.
-            n.apply(Event::ToolStart {
-                call_id: call_id.clone(),
+            n.apply(Event::tool_start(
+                call_id.clone(),
                 name,
-                args: Value::Object(Default::default()),
-                doc_id: None,
-            });
+                Value::Object(Default::default()),
+            ));
             self.open_call = Some(OpenCall { id: call_id, args });
         }
         let Some(open) = self.open_call.as_mut() else {

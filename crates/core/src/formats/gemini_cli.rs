@@ -281,12 +281,11 @@ impl GeminiCli {
         } else {
             name
         };
-        n.apply(Event::ToolStart {
+        n.apply(Event::tool_start(
             call_id,
-            name: shown,
-            args: line.parameters.unwrap_or(Value::Object(Default::default())),
-            doc_id: None,
-        });
+            shown,
+            line.parameters.unwrap_or(Value::Object(Default::default())),
+        ));
     }
 
     fn tool_result(&mut self, line: Line<'_, '_>, n: &mut dyn Sink) {

@@ -141,14 +141,7 @@ impl Builder {
         let id = id.unwrap_or_else(|| self.next_doc_id());
         let turn = self.response();
         let r = self.open_response().expect("just opened");
-        let index = r.documents.len();
-        r.documents.push(Document {
-            id,
-            sequence: index as u32 + 1,
-            content,
-            meta,
-        });
-        let key = DocKey { turn, index };
+        let key = push_document(r, turn, id, content, meta);
         self.changes.doc(key, DocChange::Inserted);
         self.note_plan(key);
         key
@@ -162,14 +155,7 @@ impl Builder {
         let Turn::Assistant(r) = &mut self.conv.turns[turn] else {
             unreachable!("add_to_last is called when the last turn is a response");
         };
-        let index = r.documents.len();
-        r.documents.push(Document {
-            id,
-            sequence: index as u32 + 1,
-            content,
-            meta,
-        });
-        let key = DocKey { turn, index };
+        let key = push_document(r, turn, id, content, meta);
         self.changes.doc(key, DocChange::Inserted);
         self.changes.close(key);
         key
@@ -381,4 +367,22 @@ impl Builder {
             self.response_mut().status = status;
         }
     }
+}
+
+/// Appends a document to response `r` (turn `turn`), numbered after the ones before it.
+fn push_document(
+    r: &mut Response,
+    turn: usize,
+    id: String,
+    content: Option<String>,
+    meta: Meta,
+) -> DocKey {
+    let index = r.documents.len();
+    r.documents.push(Document {
+        id,
+        sequence: index as u32 + 1,
+        content,
+        meta,
+    });
+    DocKey { turn, index }
 }

@@ -256,4 +256,25 @@ impl Event<'_> {
             stop_reason: reason,
         }
     }
+
+    /// A call's start, not tied to a document of its own.
+    pub(crate) fn tool_start(call_id: String, name: String, args: Value) -> Self {
+        Event::ToolStart {
+            call_id,
+            name,
+            args,
+            doc_id: None,
+        }
+    }
+
+    /// A call's end that repeats neither its name nor its arguments, with no time.
+    pub(crate) fn tool_end(call_id: String, outcome: ToolOutcome) -> Self {
+        Event::ToolEnd {
+            call_id,
+            name: None,
+            args: None,
+            outcome,
+            duration_ms: None,
+        }
+    }
 }

@@ -192,31 +192,12 @@ fn arguments(args: &Value, opts: &RenderOptions, out: &mut String) {
     out.raw("<dl class=\"ds-kv\">");
     for (k, v) in map {
         out.raw("<dt>").text(k).raw("</dt><dd>");
-        match v {
-            Value::String(s) if s.contains('\n') => {
-                out.raw("<pre class=\"ds-kv-text\" tabindex=\"0\">")
-                    .text(s)
-                    .raw("</pre>");
-            }
-            Value::String(s) => {
-                out.text(s);
-            }
-            Value::Number(n) => {
-                out.text(&n.to_string());
-            }
-            Value::Bool(b) => {
-                out.raw(if *b { "true" } else { "false" });
-            }
-            Value::Null => {
-                out.raw("null");
-            }
-            other => {
-                out.raw("<details class=\"ds-kv-json\"><summary>")
-                    .text(&summarize_arguments(other))
-                    .raw("</summary>");
-                value_tree(out, other, 1);
-                out.raw("</details>");
-            }
+        if !scalar(out, v) {
+            out.raw("<details class=\"ds-kv-json\"><summary>")
+                .text(&summarize_arguments(v))
+                .raw("</summary>");
+            value_tree(out, v, 1);
+            out.raw("</details>");
         }
         out.raw("</dd>");
     }
@@ -284,10 +265,9 @@ fn run_facts(f: &RunFacts, opts: &RenderOptions, out: &mut String) {
 /// Nesting shown as lists; deeper values are JSON.
 const TREE_DEPTH: usize = 6;
 
-/// A JSON value as a person reads it: an object as a key–value list, an array as a
-/// numbered list, a text with line breaks as its lines (a tool's Markdown or log kept
-/// in a JSON field), never as one line of `\n` escapes.
-fn value_tree(out: &mut String, v: &Value, depth: usize) {
+/// Writes a text, number, flag or null as it is (text of several lines as a block);
+/// false, writing nothing, for an object or a list.
+fn scalar(out: &mut String, v: &Value) -> bool {
     match v {
         Value::String(s) if s.contains('\n') => {
             out.raw("<pre class=\"ds-kv-text\" tabindex=\"0\">")
@@ -306,6 +286,19 @@ fn value_tree(out: &mut String, v: &Value, depth: usize) {
         Value::Null => {
             out.raw("null");
         }
+        Value::Object(_) | Value::Array(_) => return false,
+    }
+    true
+}
+
+/// A JSON value as a person reads it: an object as a key–value list, an array as a
+/// numbered list, a text with line breaks as its lines (a tool's Markdown or log kept
+/// in a JSON field), never as one line of `\n` escapes.
+fn value_tree(out: &mut String, v: &Value, depth: usize) {
+    if scalar(out, v) {
+        return;
+    }
+    match v {
         Value::Object(map) if !map.is_empty() && depth <= TREE_DEPTH => {
             out.raw("<dl class=\"ds-kv\">");
             for (k, v) in map {

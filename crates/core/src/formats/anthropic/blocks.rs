@@ -184,12 +184,11 @@ pub(in crate::formats) fn assistant_block(b: Block<'_>, n: &mut dyn Sink) {
             signature: None,
             redacted: true,
         }),
-        "tool_use" | "server_tool_use" | "mcp_tool_use" => n.apply(Event::ToolStart {
-            call_id: b.id.unwrap_or_default(),
-            name: b.name.unwrap_or_else(|| "tool".to_owned()),
-            args: b.input.unwrap_or(Value::Object(Default::default())),
-            doc_id: None,
-        }),
+        "tool_use" | "server_tool_use" | "mcp_tool_use" => n.apply(Event::tool_start(
+            b.id.unwrap_or_default(),
+            b.name.unwrap_or_else(|| "tool".to_owned()),
+            b.input.unwrap_or(Value::Object(Default::default())),
+        )),
         kind if is_tool_result(kind) => tool_result(b, None, n),
         "compaction" => super::server_tools::compaction(b.content_text.unwrap_or_default(), n),
         _ => n.apply(Event::Unknown),
@@ -211,13 +210,10 @@ fn tool_result(b: Block<'_>, extra: Option<Value>, n: &mut dyn Sink) {
     } else {
         CallStatus::Success
     };
-    n.apply(Event::ToolEnd {
-        call_id: b.tool_use_id.unwrap_or_default(),
-        name: None,
-        args: None,
-        outcome: ToolOutcome { status, data },
-        duration_ms: None,
-    });
+    n.apply(Event::tool_end(
+        b.tool_use_id.unwrap_or_default(),
+        ToolOutcome { status, data },
+    ));
 }
 
 /// The status of a failed result by what Claude Code answers in its place: the user

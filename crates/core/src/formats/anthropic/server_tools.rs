@@ -29,13 +29,7 @@ pub(super) fn compaction(summary: &str, n: &mut dyn Sink) {
 /// A content whose `type` ends `_error` is a failure with its `error_code`.
 pub(super) fn result(call_id: String, content: Option<Value>, n: &mut dyn Sink) {
     let (status, data) = server_data(content.unwrap_or(Value::Null));
-    n.apply(Event::ToolEnd {
-        call_id,
-        name: None,
-        args: None,
-        outcome: ToolOutcome { status, data },
-        duration_ms: None,
-    });
+    n.apply(Event::tool_end(call_id, ToolOutcome { status, data }));
 }
 
 /// A server tool's content as a status and the result's data: search results as

@@ -262,12 +262,11 @@ impl Stream {
                 }
             }
             "compaction" => {
-                n.apply(Event::ToolStart {
-                    call_id: "compaction".to_owned(),
-                    name: "compaction".to_owned(),
-                    args: Value::Object(Default::default()),
-                    doc_id: None,
-                });
+                n.apply(Event::tool_start(
+                    "compaction".to_owned(),
+                    "compaction".to_owned(),
+                    Value::Object(Default::default()),
+                ));
                 Open::Compaction(block.content_text.unwrap_or_default().to_owned())
             }
             _ => {

@@ -14,13 +14,13 @@
 //! inside a turn is cut off.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 
 use super::{Tokens, mcp_tool_name, script_of};
 use crate::formats::apply_patch::TOOL as EDIT_TOOL;
-use crate::formats::common::call_event;
+use crate::formats::common::Written;
 use crate::formats::fields::{self, Fields, Read};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::CallStatus;
@@ -172,15 +172,13 @@ struct TodoList {
 pub(in crate::formats) struct CodexExec {
     /// Text shown so far of each message, reasoning and plan item.
     texts: HashMap<String, String>,
-    /// The item whose text was the last thing shown, while nothing else came since.
-    prose: Option<String>,
+    /// The prose being written and the calls started.
+    written: Written,
     /// The tool calls each `file_change` item's files are shown as, by path.
     file_calls: HashMap<String, Vec<(String, String)>>,
     todo_lists: HashMap<String, TodoList>,
     /// A todo list was shown as the plan.
     planned: bool,
-    /// Items whose start was shown.
-    started: HashSet<String>,
     /// An `error` event not shown yet: the `turn.failed` that usually follows repeats
     /// its message, and then only that is shown.
     error: Option<String>,
@@ -208,7 +206,7 @@ impl Adapter for CodexExec {
         }
         if !line.kind.starts_with("item.") {
             // Only a message right after another one continues its text.
-            self.prose = None;
+            self.written.prose.end();
         }
         match line.kind {
             "thread.started" => n.apply(Event::Session(SessionInfo {
@@ -235,12 +233,11 @@ impl Adapter for CodexExec {
                 self.plan(&id, Cow::Owned(text), n);
             }
             "request_user_input" => {
-                n.apply(Event::ToolStart {
-                    call_id: line.call_id.unwrap_or_default(),
-                    name: "request_user_input".to_owned(),
-                    args: json!({ "questions": line.questions.unwrap_or(Value::Null) }),
-                    doc_id: None,
-                });
+                n.apply(Event::tool_start(
+                    line.call_id.unwrap_or_default(),
+                    "request_user_input".to_owned(),
+                    json!({ "questions": line.questions.unwrap_or(Value::Null) }),
+                ));
             }
             "turn.completed" => {
                 self.in_turn = false;
@@ -305,7 +302,7 @@ impl CodexExec {
                 }
             }
             "reasoning" => {
-                self.prose = None;
+                self.written.prose.end();
                 if let Some(text) = item.text {
                     if let Some(new) = new_text(&mut self.texts, &id, text) {
                         n.apply(Event::Thinking(Cow::Owned(new.to_owned())));
@@ -342,7 +339,7 @@ impl CodexExec {
                     }),
                     _ => None,
                 };
-                self.call(id, name, args, outcome, n);
+                self.written.call(id, name, args, outcome, n);
             }
             "web_search" => {
                 // What was searched or opened; the results are not in the stream.
@@ -351,7 +348,8 @@ impl CodexExec {
                     (_, query) => json!({ "query": query.unwrap_or_default() }),
                 };
                 let outcome = completed.then(|| success(Value::from("")));
-                self.call(id, "web_search".to_owned(), args, outcome, n);
+                self.written
+                    .call(id, "web_search".to_owned(), args, outcome, n);
             }
             "collab_tool_call" => {
                 let name = match item.tool.as_ref().and_then(Value::as_str) {
@@ -370,13 +368,13 @@ impl CodexExec {
                     }),
                     _ => None,
                 };
-                self.call(id, name, args, outcome, n);
+                self.written.call(id, name, args, outcome, n);
             }
             "todo_list" => self.todo_list(id, item.items.unwrap_or_default(), n),
             // Codex writes its warnings as `error` items (a fallback it took, a setting
             // it ignored); the run goes on. Its errors are `error` events.
             "error" => {
-                self.prose = None;
+                self.written.prose.end();
                 let message = item
                     .message
                     .unwrap_or_else(|| "Codex gave a warning.".to_owned());
@@ -396,28 +394,23 @@ impl CodexExec {
         let Some(new) = new_text(&mut self.texts, id, text) else {
             return;
         };
-        if self.prose.as_deref().is_some_and(|p| p != id) {
-            n.apply(Event::Text(Cow::Borrowed("\n\n")));
-        }
-        n.apply(Event::Text(Cow::Owned(new.to_owned())));
-        self.prose = Some(id.to_owned());
+        self.written.prose.write(id, new, n);
     }
 
     /// A `plan` item (plan mode): a plan document holding the text so far.
     fn plan(&mut self, id: &str, text: Cow<'_, str>, n: &mut dyn Sink) {
-        self.prose = None;
+        self.written.prose.end();
         if self.texts.get(id).map(String::as_str) == Some(text.as_ref()) {
             return;
         }
         self.texts.insert(id.to_owned(), text.clone().into_owned());
         let args = json!({ "plan": text });
-        if self.started.insert(id.to_owned()) {
-            n.apply(Event::ToolStart {
-                call_id: id.to_owned(),
-                name: "create_plan".to_owned(),
+        if self.written.starts(id) {
+            n.apply(Event::tool_start(
+                id.to_owned(),
+                "create_plan".to_owned(),
                 args,
-                doc_id: None,
-            });
+            ));
         } else {
             n.apply(Event::ToolArgs {
                 call_id: id.to_owned(),
@@ -453,7 +446,8 @@ impl CodexExec {
                 data: json!({ "exitCode": item.exit_code, "output": output }),
             },
         });
-        self.call(id, "command_execution".to_owned(), args, outcome, n);
+        self.written
+            .call(id, "command_execution".to_owned(), args, outcome, n);
     }
 
     /// A `file_change` item: one `file_edit` per file, paired across the item's events
@@ -501,7 +495,7 @@ impl CodexExec {
                 };
                 args.insert(key.into(), Value::from(diff));
             }
-            self.call(
+            self.written.call(
                 call_id,
                 EDIT_TOOL.to_owned(),
                 Value::Object(args),
@@ -514,7 +508,7 @@ impl CodexExec {
     /// A `todo_list`: the first list of the stream is the plan; each later list, and each
     /// change of a list, is a `todo_update` that carries its statuses into the plan.
     fn todo_list(&mut self, id: String, items: Vec<TodoItem>, n: &mut dyn Sink) {
-        self.prose = None;
+        self.written.prose.end();
         let todos: Vec<Value> = items
             .iter()
             .map(|t| {
@@ -542,33 +536,12 @@ impl CodexExec {
         } else {
             "create_plan"
         };
-        n.apply(Event::ToolStart {
-            call_id: call_id.clone(),
-            name: name.to_owned(),
-            args: json!({ "todos": todos }),
-            doc_id: None,
-        });
-        n.apply(Event::ToolEnd {
-            call_id,
-            name: None,
-            args: None,
-            outcome: success(Value::Null),
-            duration_ms: None,
-        });
-    }
-
-    /// A tool call's start, new arguments, or end.
-    fn call(
-        &mut self,
-        call_id: String,
-        name: String,
-        args: Value,
-        outcome: Option<ToolOutcome>,
-        n: &mut dyn Sink,
-    ) {
-        self.prose = None;
-        let first = self.started.insert(call_id.clone());
-        n.apply(call_event(first, call_id, name, args, outcome));
+        n.apply(Event::tool_start(
+            call_id.clone(),
+            name.to_owned(),
+            json!({ "todos": todos }),
+        ));
+        n.apply(Event::tool_end(call_id, success(Value::Null)));
     }
 }
 

@@ -507,12 +507,7 @@ impl CodexSession {
                 let call = if name == apply_patch::TOOL {
                     Call::Patch(apply_patch::start(&call_id, input, &name, args, n))
                 } else {
-                    n.apply(Event::ToolStart {
-                        call_id: call_id.clone(),
-                        name,
-                        args,
-                        doc_id: None,
-                    });
+                    n.apply(Event::tool_start(call_id.clone(), name, args));
                     Call::Other
                 };
                 self.calls.insert(call_id, call);
@@ -541,12 +536,11 @@ impl CodexSession {
                 self.searches += 1;
                 let call_id = format!("web_search_{}", self.searches);
                 let action = item.action.unwrap_or(Value::Null);
-                n.apply(Event::ToolStart {
-                    call_id: call_id.clone(),
-                    name: "web_search".to_owned(),
-                    args: action,
-                    doc_id: None,
-                });
+                n.apply(Event::tool_start(
+                    call_id.clone(),
+                    "web_search".to_owned(),
+                    action,
+                ));
                 let status = match item.status {
                     Some("failed") => CallStatus::Error,
                     _ => CallStatus::Success,
@@ -706,12 +700,7 @@ impl CodexSession {
                         Call::Patch(apply_patch::start(&call_id, patch, &name, shown, n))
                     }
                     None => {
-                        n.apply(Event::ToolStart {
-                            call_id: call_id.clone(),
-                            name,
-                            args: shown,
-                            doc_id: None,
-                        });
+                        n.apply(Event::tool_start(call_id.clone(), name, shown));
                         Call::Shell
                     }
                 }
@@ -753,12 +742,7 @@ impl CodexSession {
                 } else {
                     "create_plan"
                 };
-                n.apply(Event::ToolStart {
-                    call_id: call_id.clone(),
-                    name: name.to_owned(),
-                    args: plan,
-                    doc_id: None,
-                });
+                n.apply(Event::tool_start(call_id.clone(), name.to_owned(), plan));
                 Call::Other
             }
             _ => {
@@ -769,12 +753,7 @@ impl CodexSession {
                 } else {
                     name
                 };
-                n.apply(Event::ToolStart {
-                    call_id: call_id.clone(),
-                    name,
-                    args,
-                    doc_id: None,
-                });
+                n.apply(Event::tool_start(call_id.clone(), name, args));
                 Call::Other
             }
         };

@@ -289,11 +289,6 @@ fn assistant(m: Message<'_>, p: &Payload<'_>, n: &mut dyn Sink, legacy: &mut Leg
             Some(v) => v,
             None => Value::Object(Default::default()),
         };
-        n.apply(Event::ToolStart {
-            call_id,
-            name,
-            args,
-            doc_id: None,
-        });
+        n.apply(Event::tool_start(call_id, name, args));
     }
 }

@@ -384,12 +384,11 @@ mod tests {
             })
             .collect();
         let expected = [
-            Event::ToolStart {
-                call_id: "function_call".to_owned(),
-                name: "get_weather".to_owned(),
-                args: json!({}),
-                doc_id: None,
-            },
+            Event::tool_start(
+                "function_call".to_owned(),
+                "get_weather".to_owned(),
+                json!({}),
+            ),
             Event::ToolArgs {
                 call_id: "function_call".to_owned(),
                 args: json!({"city": "Oslo"}),

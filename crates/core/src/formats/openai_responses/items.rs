@@ -19,12 +19,12 @@
 //!   types are counted as not understood.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 use serde_json_borrow::Value as Tree;
 
-use crate::formats::common::call_event;
+use crate::formats::common::Written;
 use crate::formats::common::{iso8601, provider_error, tool_input};
 use crate::formats::fields::{Fields, Read, each};
 use crate::formats::{Location, Payload};
@@ -165,12 +165,10 @@ pub(super) fn end(head: Head, at: &Location, n: &mut dyn Sink) {
 /// What the items of one response have shown so far.
 #[derive(Default)]
 pub(super) struct Items {
-    /// The message whose text was shown last, while nothing else came since.
-    prose: Option<String>,
+    /// The prose being written and the calls started.
+    written: Written,
     /// The reasoning item being shown, and the summary part its text is in.
     thinking: Option<(String, u64)>,
-    /// Calls whose start was shown, by call id.
-    started: HashSet<String>,
     /// Item id → call id, for the events that name only the item.
     call_ids: HashMap<String, String>,
     /// Bytes of each text part shown so far (`<item>#<part>` for prose,
@@ -216,7 +214,7 @@ impl Items {
         self.call_ids.insert(id.clone(), call_id.clone());
         self.added += 1;
         self.partial.insert(id, (self.added, String::new()));
-        self.call(call_id, name, args, None, n);
+        self.written.call(call_id, name, args, None, n);
     }
 
     /// Streamed input of the call of item `id` (arguments, code, a diff): kept, not
@@ -229,17 +227,10 @@ impl Items {
 
     /// Prose of part `part` of message `id`.
     pub(super) fn text(&mut self, id: &str, part: u64, text: &str, n: &mut dyn Sink) {
-        if text.is_empty() {
-            return;
+        if !text.is_empty() {
+            *self.shown.entry(format!("{id}#{part}")).or_default() += text.len();
         }
-        if self.prose.as_deref().is_some_and(|p| p != id) {
-            n.apply(Event::Text(Cow::Borrowed("\n\n")));
-        }
-        if self.prose.as_deref() != Some(id) {
-            self.prose = Some(id.to_owned());
-        }
-        *self.shown.entry(format!("{id}#{part}")).or_default() += text.len();
-        n.apply(Event::Text(Cow::Owned(text.to_owned())));
+        self.written.prose.write(id, text, n);
     }
 
     /// The whole text of part `part` of message `id` (its `done`): what its deltas
@@ -280,7 +271,7 @@ impl Items {
 
     /// Thinking text, a paragraph per part.
     fn show_thinking(&mut self, id: &str, part: u64, text: &str, n: &mut dyn Sink) {
-        self.prose = None;
+        self.written.prose.end();
         match &mut self.thinking {
             Some((open, at)) if open == id => {
                 if *at != part {
@@ -353,7 +344,7 @@ impl Items {
                     (_, Some(arguments), _) => tool_input(arguments, &call_id, &name, &p.at, n),
                     _ => json!({}),
                 };
-                self.call(call_id, name, args, None, n);
+                self.written.call(call_id, name, args, None, n);
             }
             "mcp_call" | "mcp_approval_request" => {
                 let call_id = item.call_key();
@@ -366,7 +357,7 @@ impl Items {
                     Some(error) => failure(error),
                     None => success(item.output.map(Value::from).unwrap_or(Value::from(""))),
                 });
-                self.call(call_id, name, args, outcome, n);
+                self.written.call(call_id, name, args, outcome, n);
             }
             "web_search_call" => self.web_search(&item, n),
             "file_search_call" => {
@@ -375,7 +366,8 @@ impl Items {
                 let outcome = self.outcome(&item, || {
                     json!({ "results": item.results.clone().unwrap_or(Value::Array(Vec::new())) })
                 });
-                self.call(item.call_key(), "file_search".to_owned(), args, outcome, n);
+                self.written
+                    .call(item.call_key(), "file_search".to_owned(), args, outcome, n);
             }
             "code_interpreter_call" => {
                 let mut args = Map::new();
@@ -385,7 +377,8 @@ impl Items {
                 }
                 let outcome = self.outcome(&item, || interpreter_output(item.outputs));
                 let name = "code_interpreter".to_owned();
-                self.call(item.call_key(), name, Value::Object(args), outcome, n);
+                self.written
+                    .call(item.call_key(), name, Value::Object(args), outcome, n);
             }
             "image_generation_call" => {
                 let mut args = Map::new();
@@ -403,25 +396,29 @@ impl Items {
                     Value::from("The image is not kept in the transcript.")
                 });
                 let name = "image_generation".to_owned();
-                self.call(item.call_key(), name, Value::Object(args), outcome, n);
+                self.written
+                    .call(item.call_key(), name, Value::Object(args), outcome, n);
             }
             "local_shell_call" => {
                 let args = item
                     .action
                     .map(local_shell_args)
                     .unwrap_or_else(|| json!({}));
-                self.call(item.call_key(), "local_shell".to_owned(), args, None, n);
+                self.written
+                    .call(item.call_key(), "local_shell".to_owned(), args, None, n);
             }
             "shell_call" => {
                 let args = item.action.map(shell_args).unwrap_or_else(|| json!({}));
-                self.call(item.call_key(), "shell".to_owned(), args, None, n);
+                self.written
+                    .call(item.call_key(), "shell".to_owned(), args, None, n);
             }
             "apply_patch_call" => {
                 let args = match item.operation.map(patch_args) {
                     Some(Ok(args)) => args,
                     _ => json!({}),
                 };
-                self.call(item.call_key(), "apply_patch".to_owned(), args, None, n);
+                self.written
+                    .call(item.call_key(), "apply_patch".to_owned(), args, None, n);
             }
             "shell_call_output"
             | "local_shell_call_output"
@@ -434,14 +431,11 @@ impl Items {
                     Some(other) => Value::from(other),
                     None => Value::from(""),
                 };
-                n.apply(Event::ToolEnd {
-                    call_id: item.call_key(),
-                    name: None,
-                    args: None,
-                    outcome: if failed { failure(data) } else { success(data) },
-                    duration_ms: None,
-                });
-                self.prose = None;
+                n.apply(Event::tool_end(
+                    item.call_key(),
+                    if failed { failure(data) } else { success(data) },
+                ));
+                self.written.prose.end();
             }
             "mcp_list_tools" | "compaction" => {}
             _ => n.apply(Event::Unknown),
@@ -499,7 +493,8 @@ impl Items {
             Some(sources) => json!({ "results": sources }),
             None => Value::from(""),
         });
-        self.call(item.call_key(), name.to_owned(), args, outcome, n);
+        self.written
+            .call(item.call_key(), name.to_owned(), args, outcome, n);
     }
 
     /// The outcome of a built-in tool's item by its status: `completed` is `data`,
@@ -514,20 +509,6 @@ impl Items {
             Some("completed") | None => Some(success(data())),
             _ => None,
         }
-    }
-
-    /// A call's start, new arguments, or end.
-    fn call(
-        &mut self,
-        call_id: String,
-        name: String,
-        args: Value,
-        outcome: Option<ToolOutcome>,
-        n: &mut dyn Sink,
-    ) {
-        self.prose = None;
-        let first = self.started.insert(call_id.clone());
-        n.apply(call_event(first, call_id, name, args, outcome));
     }
 
     /// The calls of a stream that ended before their items were done: each gets the
