@@ -12,6 +12,7 @@ use linkify::{LinkFinder, LinkKind};
 use pulldown_cmark::{
     Alignment, CodeBlockKind, CowStr, Event, LinkType, Options, Parser, Tag, TagEnd,
 };
+use unicase::UniCase;
 
 use crate::escape::{class_fragment, escape, push_escaped};
 use crate::labels::{Label, Locale, label};
@@ -56,7 +57,8 @@ fn parser_options() -> Options {
         | Options::ENABLE_MATH
 }
 
-/// A heading anchor slug: lower-case letters and digits, runs of others become `-`.
+/// A heading anchor slug: letters (ASCII ones in lower case) and digits, runs of others
+/// become `-`. (Unicode lower-casing would bring 26 KB of tables into the wasm module.)
 fn slug(text: &str) -> String {
     let mut out = String::new();
     let mut dash = false;
@@ -66,7 +68,7 @@ fn slug(text: &str) -> String {
                 out.push('-');
             }
             dash = false;
-            out.extend(c.to_lowercase());
+            out.push(c.to_ascii_lowercase());
         } else {
             dash = true;
         }
@@ -328,7 +330,7 @@ pub fn render_markdown_into(
 /// The footnotes of one rendering: numbers in order of first reference (definitions
 /// never referred to come after), and the ids that link references and definitions.
 struct Footnotes<'o> {
-    numbers: HashMap<String, usize>,
+    numbers: HashMap<UniCase<String>, usize>,
     /// Numbers up to this one have references (the others only definitions).
     referenced: usize,
     /// References to each number so far (a second reference gets its own id).
@@ -353,7 +355,9 @@ impl<'o> Footnotes<'o> {
                     _ => continue,
                 };
                 let next = numbers.len() + 1;
-                numbers.entry(name.to_lowercase()).or_insert(next);
+                numbers
+                    .entry(UniCase::new(name.to_string()))
+                    .or_insert(next);
             }
         }
         Footnotes {
@@ -366,7 +370,10 @@ impl<'o> Footnotes<'o> {
     }
 
     fn number_of(&self, name: &str) -> usize {
-        self.numbers.get(&name.to_lowercase()).copied().unwrap_or(0)
+        self.numbers
+            .get(&UniCase::new(name.to_owned()))
+            .copied()
+            .unwrap_or(0)
     }
 
     /// `<prefix>-fn-<n>`, the id of a definition (`fn`) or reference (`fnref`).
@@ -728,4 +735,21 @@ mod tests {
         assert!(h.contains("See [^x] and"), "{h}");
         assert!(!h.contains("ds-fnref"), "{h}");
     }
+
+    #[test]
+    fn footnote_labels_match_whatever_their_case() {
+        let h = md("Über[^Ä] and this[^note].\n\n[^ä]: Umlaut.\n[^NOTE]: Plain.\n");
+        assert!(h.contains("href=\"#fn-1\""), "{h}");
+        assert!(h.contains("href=\"#fn-2\""), "{h}");
+        assert!(h.contains("id=\"fn-1\""), "{h}");
+        assert!(h.contains("id=\"fn-2\""), "{h}");
+        assert!(!h.contains("fn-0"), "every reference has its number: {h}");
+    }
+
+    #[test]
+    fn heading_slugs_lower_ascii_and_keep_other_letters() {
+        assert_eq!(slug("Über das API-Design 2"), "Über-das-api-design-2");
+        assert_eq!(slug("¿?"), "section");
+    }
 }
+

@@ -53,11 +53,11 @@ pub(super) fn readable_name(name: &str) -> Option<String> {
     let mut words: Vec<String> = Vec::new();
     let mut word = String::new();
     for c in stem.chars() {
-        if (c.is_uppercase() || c == '_') && !word.is_empty() {
+        if (c.is_ascii_uppercase() || c == '_') && !word.is_empty() {
             words.push(std::mem::take(&mut word));
         }
         if c != '_' {
-            word.extend(c.to_lowercase());
+            word.push(c.to_ascii_lowercase());
         }
     }
     words.push(word);
@@ -65,14 +65,13 @@ pub(super) fn readable_name(name: &str) -> Option<String> {
         .into_iter()
         .filter(|w| !w.is_empty())
         .map(|w| match w.as_str() {
-            "mcp" | "url" | "api" | "id" | "ui" | "pr" => w.to_uppercase(),
+            "mcp" | "url" | "api" | "id" | "ui" | "pr" => w.to_ascii_uppercase(),
             _ => w,
         })
         .collect();
     let mut out = words.join(" ");
-    if let Some(first) = out.chars().next() {
-        let upper: String = first.to_uppercase().collect();
-        out.replace_range(..first.len_utf8(), &upper);
+    if let Some(first) = out.get_mut(..1) {
+        first.make_ascii_uppercase();
     }
     Some(out).filter(|s| !s.is_empty())
 }
