@@ -75,6 +75,13 @@ pub fn turn_markdown(
     finish(md.out)
 }
 
+/// A text as inline Markdown (one line, every character that could start Markdown or
+/// HTML syntax escaped): for what is written around an export, such as an index of
+/// exported conversations.
+pub fn inline_text(text: &str) -> String {
+    escape::inline(text)
+}
+
 /// One line break at the end, not a blank line.
 fn finish(mut out: String) -> String {
     let end = out.trim_end_matches('\n').len();

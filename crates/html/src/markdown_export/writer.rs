@@ -114,6 +114,8 @@ impl<'a> Md<'a> {
     /// Prose of the run, as written and contained, as blocks.
     pub(crate) fn prose(&mut self, s: &str) -> &mut Self {
         let s = self.redact.redact(s);
+        // Control characters (an ANSI colour, a NUL) are no part of prose.
+        let s = crate::terminal::strip_ansi(&s);
         let text = contain(&s);
         if !text.trim().is_empty() {
             self.out.push_str(&text);
