@@ -677,3 +677,35 @@ fn a_turn_alone_is_the_same_as_in_the_whole() {
         );
     }
 }
+
+/// The inputs known to drive Markdown parsers into quadratic time, as prose and
+/// thinking: the export reads each a few times at most (its containment) and writes
+/// about what it read.
+#[test]
+fn pathological_markdown_exports_in_bounded_size() {
+    let Some(path) = support::shared("corpora/pathological-markdown.json") else {
+        support::skip("pathological-markdown.json");
+        return;
+    };
+    let corpus: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let opts = RenderOptions::default();
+    for case in corpus["cases"].as_array().unwrap() {
+        let Some(expand) = case.get("expand") else {
+            continue;
+        };
+        let input = support::expand(expand.as_array().unwrap());
+        let docs = vec![
+            doc(Meta::Text(TextMeta::default()), Some(input.clone())),
+            doc(Meta::Thinking(ThinkingMeta::default()), Some(input.clone())),
+        ];
+        let md = conversation_markdown(&conversation(None, docs, "m"), &opts);
+        assert!(
+            md.len() <= 4 * (2 * input.len()) + 2000,
+            "{}: {} bytes of Markdown from {} bytes",
+            case["id"],
+            md.len(),
+            input.len()
+        );
+    }
+}
