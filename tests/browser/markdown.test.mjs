@@ -102,3 +102,42 @@ export const tests = [
     },
   },
 ];
+
+tests.push({
+  name: 'page() (the viewer\'s HTML download) opens from file:// with no request to any origin: styles, code colours and MathML inline',
+  async run({ context, url }) {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const page = await openTestPage(context, url);
+    const tools = readRoot('tests/fixtures/cursor-stream-json/tools.jsonl', 'utf8');
+    const math = readRoot('tests/fixtures/cursor-stream-json/math.jsonl', 'utf8');
+    const html = await page.evaluate(async ([tools, math]) => {
+      const { T } = window;
+      const view = T.make({ highlight: 'on', math: 'on' });
+      await view.load(tools + math);
+      await T.waitFor(view, 'math');
+      await T.waitFor(view, '[class^="ds-hl-"]');
+      return view.page({ title: 'offline' });
+    }, [tools, math]);
+    assert.match(html, /<math /, 'MathML kept');
+    assert.match(html, /class="ds-hl-/, 'code colours kept');
+    const dir = mkdtempSync(join(tmpdir(), 'docstream-offline-'));
+    const file = join(dir, 'page.html');
+    writeFileSync(file, html);
+    const offline = await context.newPage();
+    const requests = [];
+    offline.on('request', (r) => requests.push(r.url()));
+    await offline.goto(`file://${file}`);
+    const look = await offline.evaluate(() => ({
+      maths: document.querySelectorAll('math').length,
+      keyword: getComputedStyle(document.querySelector('[class^="ds-hl-"]')).color,
+      styled: getComputedStyle(document.querySelector('.ds-doc')).display,
+    }));
+    await offline.close();
+    assert.deepEqual(requests, [`file://${file}`], 'the page asks for nothing but itself');
+    assert.ok(look.maths >= 1, JSON.stringify(look));
+    assert.notEqual(look.keyword, 'rgb(0, 0, 0)', `colours apply: ${look.keyword}`);
+    await assertClean(page);
+  },
+});
