@@ -43,6 +43,8 @@ export class Decorator {
   #turnAt = new Map();
   /** Hooks told when a placeholder is put back (find.js's marks). */
   restoredHooks = [];
+  /** The Markdown of turn `i`, for its "Copy as Markdown" control (set by the element). */
+  markdownOf = null;
 
   /** `figures`: diagrams and formulas (element-figures.js). */
   constructor(view, figures) {
@@ -58,8 +60,14 @@ export class Decorator {
       },
     });
     this.#applier = new PatchApplier(view.conversation, {
-      turn: decorateTurn,
-      header: (el) => el.setAttribute('part', 'turn-header'),
+      turn: (el) => {
+        decorateTurn(el);
+        this.#turnCopy(el.firstElementChild);
+      },
+      header: (el) => {
+        el.setAttribute('part', 'turn-header');
+        this.#turnCopy(el);
+      },
       document: (el) => this.#decorateDocument(el),
       appended: (el, first) => this.#decorateParts(el, first),
     });
@@ -256,6 +264,21 @@ export class Decorator {
     }
   }
 
+  /** A "Copy as Markdown" control in the header of a top-level turn (a sub-agent's run,
+   * whose header is its fold's summary, is copied with the turn that holds it). */
+  #turnCopy(header) {
+    if (!header?.classList.contains('ds-turn-header') || header.tagName === 'SUMMARY') return;
+    if (header.querySelector(':scope > .ds-copy-turn')) return;
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'ds-copy ds-copy-turn';
+    b.setAttribute('data-copy', 'turn-markdown');
+    b.setAttribute('data-ds-ui', '');
+    b.setAttribute('part', 'copy-button');
+    b.textContent = this.#view.labels().copyTurn;
+    header.prepend(b);
+  }
+
   #onClick(e) {
     const root = this.#view.root;
     const target = e.target instanceof Element ? e.target : null;
@@ -287,9 +310,15 @@ export class Decorator {
 
   #copy(button) {
     const view = this.#view;
+    const kind = button.getAttribute('data-copy');
+    if (kind === 'turn-markdown') {
+      const turn = Number(button.closest('.ds-turn')?.getAttribute('data-turn-index'));
+      if (!Number.isInteger(turn) || !this.markdownOf) return;
+      this.#write(button, this.markdownOf(turn), { documentId: '', turn });
+      return;
+    }
     const doc = button.closest('.ds-doc');
     if (!doc) return;
-    const kind = button.getAttribute('data-copy');
     const table = kind === 'tsv' || kind === 'markdown' ? button.parentElement?.nextElementSibling : null;
     // Line numbers are drawn by the stylesheet, so the text is exactly the code.
     const text = table
@@ -299,7 +328,14 @@ export class Decorator {
         : kind === 'command'
           ? (doc.querySelector('.ds-command')?.textContent ?? '').replace(/^\$ /, '')
           : (doc.querySelector('.ds-code code')?.textContent ?? '');
-    const proceed = view.emit('docstream-copy', { text, documentId: doc.getAttribute('data-doc-id') ?? '' }, true);
+    this.#write(button, text, { documentId: doc.getAttribute('data-doc-id') ?? '' });
+  }
+
+  /** Puts `text` on the clipboard unless a `docstream-copy` listener (told `text` and
+   * `detail`) cancels it, and says so. */
+  #write(button, text, detail) {
+    const view = this.#view;
+    const proceed = view.emit('docstream-copy', { text, ...detail }, true);
     if (!proceed) return;
     const done = () => {
       view.announce('copied');

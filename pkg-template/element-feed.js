@@ -109,6 +109,12 @@ export class Feed {
     return this.#stream ? this.#stream.html() : '';
   }
 
+  /** The conversation as GitHub-flavoured Markdown, or turn `turn` of it ('' before
+   * anything was read). */
+  markdown(turn) {
+    return this.#stream ? this.#stream.markdown(turn) : '';
+  }
+
   /** The conversation as plain objects (an empty one before anything was read). */
   snapshot() {
     if (this.#stream || this.#createStreamIfReady()) return this.#stream.snapshot();

@@ -258,6 +258,10 @@ class SplitStream {
     return this.#stream.text();
   }
 
+  markdown(turn) {
+    return this.#stream.markdown(turn);
+  }
+
   diffView(id) {
     return this.#stream.diffView(id);
   }

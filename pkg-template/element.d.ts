@@ -10,7 +10,10 @@ export interface DocstreamChoiceDetail {
 /** `docstream-copy` (cancelable: `preventDefault()` keeps the element off the clipboard). */
 export interface DocstreamCopyDetail {
   text: string;
+  /** The copied document's `data-doc-id` ('' for a whole turn). */
   documentId: string;
+  /** For a turn's "Copy as Markdown": the turn's index (`data-turn-index`). */
+  turn?: number;
 }
 /** `docstream-error`: `code` is one of docstream's (`DS_FINISHED`, `DS_BAD_CHUNK`,
  * `DS_BAD_OPTIONS`, `DS_UNKNOWN_FORMAT`, `DS_INTERNAL`) or the element's own:
@@ -165,6 +168,9 @@ export class DocstreamView extends HTMLElement {
   ): Promise<void>;
   clear(): void;
   html(): string;
+  /** The conversation as GitHub-flavoured Markdown (what `docstream md` writes); with
+   * `{ turn }`, that turn alone (what its "Copy as Markdown" control copies). */
+  toMarkdown(options?: { turn?: number }): string;
   snapshot(): Conversation;
   /** What the view shows, turn by turn, each document with a one-line label and status
    * (read from the screen: `flush()` first to include what was just pushed). */

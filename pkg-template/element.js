@@ -94,6 +94,8 @@ export class DocstreamView extends ElementBase {
     this.#view = view;
     this.#figures = new Figures(view);
     this.#decorator = new Decorator(view, this.#figures);
+    // A turn's "Copy as Markdown" copies the stream's Markdown of that turn.
+    this.#decorator.markdownOf = (turn) => this.toMarkdown({ turn });
     const windowing = this.#decorator.window;
     this.#scroll = new Scroll(view, (el) => windowing.restore(el));
     this.#decorator.restoredHooks.push((el, doc) => this.#finder?.restored(el, doc));
@@ -320,6 +322,17 @@ export class DocstreamView extends ElementBase {
   /** The conversation element's HTML as the renderer gives it (`DocStream.html()`). */
   html() {
     return this.#feed.html();
+  }
+
+  /**
+   * The conversation as GitHub-flavoured Markdown (`DocStream.markdown()`, what `docstream
+   * md` writes): turns with role and time, prose as written, code and diffs fenced, tool
+   * calls, thinking and sub-agents folded in `<details>`, usage at the end. With
+   * `{ turn }` (a turn index, `data-turn-index`), that turn alone: what a turn's "Copy as
+   * Markdown" control copies. '' before anything was read.
+   */
+  toMarkdown({ turn } = {}) {
+    return this.#feed.markdown(Number.isInteger(turn) && turn >= 0 ? turn : undefined);
   }
 
   /** The conversation as plain objects (`DocStream.snapshot()`); before anything was

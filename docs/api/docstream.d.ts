@@ -1117,6 +1117,15 @@ export class DocStream {
      */
     html(): string;
     /**
+     * The conversation as GitHub-flavoured Markdown, as `docstream md` writes it
+     * (turns with role and time, prose as written, code and diffs fenced, tool calls,
+     * thinking and sub-agents folded in `<details>`, usage at the end), in `locale`;
+     * with `turn` (an index of `snapshot().turns`), that turn alone, with the sub-agent
+     * runs inside its calls: what the element's "Copy as Markdown" copies (`""` past
+     * the end).
+     */
+    markdown(turn?: number | null): string;
+    /**
      * `new DocStream({ format?, images?, locale?, diff?, limits? })`. Throws an `Error`
      * with code `DS_BAD_OPTIONS` or `DS_UNKNOWN_FORMAT` for options it cannot honour.
      */
@@ -1170,6 +1179,7 @@ export interface InitOutput {
     readonly docstream_end: (a: number) => [number, number];
     readonly docstream_format: (a: number) => [number, number];
     readonly docstream_html: (a: number) => any;
+    readonly docstream_markdown: (a: number, b: number) => [number, number];
     readonly docstream_new: (a: number) => [number, number, number];
     readonly docstream_planView: (a: number, b: number, c: number) => [number, number, number];
     readonly docstream_pull: (a: number) => any;

@@ -245,7 +245,7 @@ export const tests = [
     },
   },
   {
-    name: 'export: a standalone HTML page of what is shown, and the conversation as JSON',
+    name: 'export: a standalone HTML page of what is shown, the conversation as Markdown and as JSON',
     async run({ page, context, base, root }) {
       const f = fixtures(root).find((x) => x.format === 'cursor-stream-json' && x.name === 'tools');
       await openViewer(page, base);
@@ -281,6 +281,12 @@ export const tests = [
       assert.notEqual(look.added, 'rgba(0, 0, 0, 0)', 'diff colours apply');
       const [r, g, b] = look.bg.match(/\d+/g).map(Number);
       assert.ok(r + g + b < 150, `dark background: ${look.bg}`);
+
+      const [dm] = await Promise.all([page.waitForEvent('download'), page.click('#export-md')]);
+      assert.equal(dm.suggestedFilename(), 'tools.md');
+      const md = readFileSync(await dm.path(), 'utf8');
+      const golden = readFileSync(f.path.replace(/\.jsonl$/, '.expected.md'), 'utf8');
+      assert.equal(md, golden, 'the Markdown docstream md writes (the Rust golden)');
 
       const [dj] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
       assert.equal(dj.suggestedFilename(), 'tools.json');

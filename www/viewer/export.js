@@ -1,9 +1,16 @@
 // Export: the view as a standalone page (<docstream-view>'s `page()`, the CLI's frame),
-// and the normalised conversation as JSON.
+// the conversation as GitHub-flavoured Markdown (`toMarkdown()`, what `docstream md`
+// writes) and the normalised conversation as JSON.
 
 /** The standalone page as a string. */
 export function exportHtml(view, title) {
   return view.page({ title });
+}
+
+/** The conversation as Markdown: turns, prose, code, diffs and commands; tool calls,
+ * thinking and sub-agents folded in `<details>`. */
+export function exportMarkdown(view) {
+  return view.toMarkdown();
 }
 
 /** The normalised conversation, pretty-printed. */

@@ -11,7 +11,7 @@ await customElements.get('docstream-view').init(docstream);
 import { openSource, formatBytes, yieldToPage } from './load.js';
 import { buildOutline } from './outline.js';
 import { Replay } from './replay.js';
-import { exportHtml, exportJson, download } from './export.js';
+import { exportHtml, exportJson, exportMarkdown, download } from './export.js';
 import { setupLibrary, isLibrary } from './library/ui.js';
 
 const $ = (id) => document.getElementById(id);
@@ -25,7 +25,7 @@ const ui = {
   outlineList: $('outline-list'), outlineSummary: $('outline-summary'),
   search: $('search'), searchForm: $('search-form'), searchPrev: $('search-prev'), searchCount: $('search-count'),
   play: $('play'), timing: $('timing'), speed: $('speed'), scrub: $('scrub'), scrubText: $('scrub-text'),
-  exportHtml: $('export-html'), exportJson: $('export-json'), drop: $('drop'),
+  exportHtml: $('export-html'), exportMd: $('export-md'), exportJson: $('export-json'), drop: $('drop'),
 };
 
 const state = {
@@ -68,7 +68,7 @@ view.addEventListener('docstream-error', (e) => {
 function setLoading(on) {
   ui.loading.hidden = !on;
   if (on) document.body.dataset.state = 'loading';
-  for (const b of [ui.play, ui.scrub, ui.exportHtml, ui.exportJson]) b.disabled = on || !state.loaded;
+  for (const b of [ui.play, ui.scrub, ui.exportHtml, ui.exportMd, ui.exportJson]) b.disabled = on || !state.loaded;
 }
 
 /** Opens a File, `{ text, name?, format? }` or `{ url }` and shows it. */
@@ -499,6 +499,9 @@ function baseName() {
 }
 ui.exportHtml.addEventListener('click', () => {
   download(`${baseName()}.html`, 'text/html', exportHtml(view, `${state.name} — docstream`));
+});
+ui.exportMd.addEventListener('click', () => {
+  download(`${baseName()}.md`, 'text/markdown', exportMarkdown(view));
 });
 ui.exportJson.addEventListener('click', () => {
   download(`${baseName()}.json`, 'application/json', exportJson(view));

@@ -3,11 +3,13 @@
 //! ```text
 //! docstream json [--format F] [--chunk N] FILE|-
 //! docstream html [--format F] [--chunk N] [--locale en|de] FILE|-
+//! docstream md [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream convert --to openai|anthropic FILE|-
 //! docstream list [--json] PATH
-//! docstream json|html --conversation ID PATH
-//! docstream export --out DIR PATH
+//! docstream json|html|md --conversation ID PATH
+//! docstream export [--to html|md] --out DIR PATH
+//! docstream export [--to html|md] --conversation ID PATH
 //! ```
 //!
 //! `list`, `export` and `--conversation` read stores (Cursor's `state.vscdb`, Claude
@@ -21,34 +23,44 @@ use docstream_convert::request::{self, Dialect};
 use docstream_core::{DocStream, Format, Options};
 use docstream_html::HtmlView;
 use docstream_html::labels::Locale;
+use docstream_html::markdown_export::{KeepAll, Redact, conversation_markdown_with};
 use docstream_html::patch::PageModel;
 use docstream_html::{RenderOptions, page, progress, render_conversation};
 
+mod export_md;
+
 const USAGE: &str =
-    "usage: docstream json|html|text [--format FORMAT] [--chunk N] [--locale en|de] [--no-highlight] FILE|-
+    "usage: docstream json|html|md|text [--format FORMAT] [--chunk N] [--locale en|de] [--no-highlight] FILE|-
        docstream convert --to openai|anthropic FILE|-
        docstream list [--json] PATH
-       docstream json|html --conversation ID PATH
-       docstream export --out DIR PATH
+       docstream json|html|md --conversation ID PATH
+       docstream export [--to html|md] --out DIR PATH
+       docstream export [--to html|md] --conversation ID PATH
 
   json        print the normalised conversation as JSON
   html        write a standalone HTML page
+  md          print the conversation as GitHub-flavoured Markdown (turns, prose,
+              code, diffs, commands and their output; tool calls, thinking and
+              sub-agents folded in <details>; usage at the end)
   text        print one progress line per agent action
   convert     convert a message history (an array, or an object with \"messages\")
               between the Anthropic and the OpenAI form; prints JSON
-  --to        the form to convert to: openai or anthropic
+  --to        convert: the form to convert to, openai or anthropic;
+              export: what to write, html (default) or md
   list        list the conversations of a store or folder: a Cursor state.vscdb,
               a Claude Code projects/ folder (or one project's), a folder of
               transcripts; id, date, counts, title (--json: every field as JSON)
   --conversation ID
-              json/html: the conversation ID of the store PATH (ids from list)
-  export      write a static site of every conversation of PATH to --out DIR:
-              index.html with search, one page per conversation
+              json/html/md/export: the conversation ID of the store PATH (ids
+              from list), printed
+  export      write every conversation of PATH to --out DIR: --to html (the
+              default) a static site, index.html with search and one page per
+              conversation; --to md index.md and c/ID.md per conversation
   --locale    language of labels: en (default) or de
   --no-highlight
               html: leave the code uncoloured (colouring reads about
               1.5 MB of code a second)
-  --format    one of: auto (default), ";
+  --format    the input's format (never the output's): auto (default), ";
 
 /// Why the CLI stops: each has its exit code.
 enum Failure {
@@ -76,7 +88,10 @@ struct Args {
     format: Option<Format>,
     chunk: Option<usize>,
     locale: Locale,
+    /// `convert --to`: the form to convert to.
     to: Option<Dialect>,
+    /// `export --to md`: Markdown rather than HTML.
+    to_md: bool,
     input: String,
     conversation: Option<String>,
     out: Option<String>,
@@ -104,7 +119,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
     let mut parser = lexopt::Parser::from_env();
     let (mut command, mut format, mut chunk, mut input) = (None, None, None, None);
     let mut locale = Locale::En;
-    let mut to = None;
+    let mut to_name: Option<String> = None;
     let (mut conversation, mut out, mut json) = (None, None, false);
     let mut highlight = true;
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
@@ -138,14 +153,13 @@ fn parse_args_inner() -> Result<Args, Failure> {
                     Locale::parse(&name).ok_or_else(|| format!("--locale: unknown {name:?}"))?;
             }
             Long("to") => {
-                let name = parser
-                    .value()
-                    .map_err(|e| e.to_string())?
-                    .string()
-                    .map_err(|e| e.to_string())?;
-                to = Some(Dialect::parse(&name).ok_or_else(|| {
-                    format!("--to: unknown form {name:?}; use openai or anthropic")
-                })?);
+                to_name = Some(
+                    parser
+                        .value()
+                        .map_err(|e| e.to_string())?
+                        .string()
+                        .map_err(|e| e.to_string())?,
+                );
             }
             Long("conversation") => {
                 conversation = Some(
@@ -180,21 +194,46 @@ fn parse_args_inner() -> Result<Args, Failure> {
     }
     if !matches!(
         command.as_str(),
-        "json" | "html" | "text" | "convert" | "list" | "export"
+        "json" | "html" | "md" | "text" | "convert" | "list" | "export"
     ) {
         return Err(format!("unknown command {command:?}\n{}", usage()).into());
     }
-    if command == "convert" && to.is_none() {
-        return Err(format!("convert needs --to openai or --to anthropic\n{}", usage()).into());
+    let (mut to, mut to_md) = (None, false);
+    match (command.as_str(), to_name.as_deref()) {
+        ("convert", None) => {
+            return Err(format!("convert needs --to openai or --to anthropic\n{}", usage()).into());
+        }
+        ("convert", Some(name)) => {
+            to =
+                Some(Dialect::parse(name).ok_or_else(|| {
+                    format!("--to: unknown form {name:?}; use openai or anthropic")
+                })?);
+        }
+        ("export", Some("md" | "markdown")) => to_md = true,
+        ("export", Some("html") | None) => {}
+        ("export", Some(name)) => {
+            return Err(format!("--to: unknown export {name:?}; use html or md").into());
+        }
+        (_, Some(_)) => {
+            return Err(
+                format!("--to is an option of convert and export only\n{}", usage()).into(),
+            );
+        }
+        (_, None) => {}
     }
-    if command != "convert" && to.is_some() {
-        return Err(format!("--to is an option of convert only\n{}", usage()).into());
+    if command == "export" && out.is_none() && conversation.is_none() {
+        return Err(format!(
+            "export needs --out DIR (or --conversation ID for one, printed)\n{}",
+            usage()
+        )
+        .into());
     }
-    if command == "export" && out.is_none() {
-        return Err(format!("export needs --out DIR\n{}", usage()).into());
-    }
-    if conversation.is_some() && !matches!(command.as_str(), "json" | "html") {
-        return Err(format!("--conversation is an option of json and html\n{}", usage()).into());
+    if conversation.is_some() && !matches!(command.as_str(), "json" | "html" | "md" | "export") {
+        return Err(format!(
+            "--conversation is an option of json, html, md and export\n{}",
+            usage()
+        )
+        .into());
     }
     let input =
         input.ok_or_else(|| format!("missing FILE (or - for standard input)\n{}", usage()))?;
@@ -204,6 +243,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
         chunk,
         locale,
         to,
+        to_md,
         input,
         conversation,
         out,
@@ -436,6 +476,11 @@ fn run() -> Result<(), Failure> {
                 .map_err(w)?;
             }
         }
+        "md" => {
+            let md = conversation_markdown_with(conversation, &options, &mut *redaction(&args));
+            out.write_all(for_terminal(&md, true).as_bytes())
+                .map_err(w)?;
+        }
         "text" => {
             let text = progress::progress_lines(conversation, args.locale);
             out.write_all(for_terminal(&text, true).as_bytes())
@@ -452,6 +497,14 @@ fn run() -> Result<(), Failure> {
         say(&line);
     }
     Ok(())
+}
+
+/// What every text of a run passes before it is written as Markdown (`md`, `export
+/// --to md`): the hook where secret masking goes (issue 39). Today it keeps every text;
+/// the redaction crate's masker is returned here, and `--no-redact` chooses
+/// [`KeepAll`].
+fn redaction(_args: &Args) -> Box<dyn Redact> {
+    Box::new(KeepAll)
 }
 
 /// Text for a terminal: no control character of the input reaches it, so no
@@ -550,7 +603,27 @@ fn store(args: &Args) -> Result<(), Failure> {
             out.flush().map_err(w)?;
             partly(&library)
         }
-        ("export", _) => {
+        ("export", None) if args.to_md => {
+            let dir = std::path::Path::new(args.out.as_deref().unwrap_or("."));
+            let title = format!("Conversations of {}", args.input);
+            let done =
+                export_md::export(&mut library, dir, &title, &options, &mut *redaction(args))?;
+            say(&format!(
+                "wrote {} conversation files{} to {}",
+                done.files,
+                if done.errors > 0 {
+                    format!(
+                        " ({} entries could not be read; listed with their errors)",
+                        done.errors
+                    )
+                } else {
+                    String::new()
+                },
+                dir.join("index.md").display()
+            ));
+            partly(&library)
+        }
+        ("export", None) => {
             let dir = std::path::Path::new(args.out.as_deref().unwrap_or("."));
             let title = format!("Conversations of {}", args.input);
             let done = library
@@ -578,7 +651,11 @@ fn store(args: &Args) -> Result<(), Failure> {
                 lines.extend(library.unreadable().iter().cloned());
                 Failure::Partial(lines)
             })?;
-            if command == "html" {
+            if command == "md" || (command == "export" && args.to_md) {
+                let md = conversation_markdown_with(&conversation, &options, &mut *redaction(args));
+                return out.write_all(for_terminal(&md, true).as_bytes()).map_err(w);
+            }
+            if command == "html" || command == "export" {
                 let title = library
                     .entries()
                     .iter()

@@ -18,6 +18,7 @@ mod json;
 pub mod labels;
 mod lines;
 pub mod markdown;
+pub mod markdown_export;
 #[cfg(feature = "math")]
 pub mod math;
 pub mod page;

@@ -393,6 +393,21 @@ impl JsDocStream {
         html
     }
 
+    /// The conversation as GitHub-flavoured Markdown, as `docstream md` writes it
+    /// (turns with role and time, prose as written, code and diffs fenced, tool calls,
+    /// thinking and sub-agents folded in `<details>`, usage at the end), in `locale`;
+    /// with `turn` (an index of `snapshot().turns`), that turn alone, with the sub-agent
+    /// runs inside its calls: what the element's "Copy as Markdown" copies (`""` past
+    /// the end).
+    pub fn markdown(&self, turn: Option<u32>) -> String {
+        use docstream_html::markdown_export::{KeepAll, conversation_markdown, turn_markdown};
+        let (conversation, options) = (self.inner.conversation(), self.view.options());
+        match turn {
+            Some(i) => turn_markdown(conversation, i as usize, options, &mut KeepAll),
+            None => conversation_markdown(conversation, options),
+        }
+    }
+
     /// One progress line per agent action (seed 001's `text` format), in `locale`.
     pub fn text(&self) -> String {
         progress::progress_lines(self.inner.conversation(), self.view.options().locale)

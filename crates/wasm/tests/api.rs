@@ -535,3 +535,36 @@ fn patch_objects_spell_parts_tags_and_attrs_as_serde_does() {
         assert_eq!(serde_name(serde_json::to_value(a).unwrap()), a.name());
     }
 }
+
+/// Issue 39: `markdown()` is the Rust export of the conversation, in the stream's
+/// locale; `markdown(i)` one turn of it.
+#[wasm_bindgen_test]
+fn markdown_is_the_rust_export_and_a_turn_of_it() {
+    use docstream_html::markdown_export::{KeepAll, conversation_markdown, turn_markdown};
+    for input in FIXTURES {
+        let mut s = JsDocStream::new(None).unwrap();
+        for chunk in input.chunks(17) {
+            s.write(chunk).unwrap();
+        }
+        s.end().unwrap();
+        let native = native(input);
+        let c = native.conversation();
+        let opts = RenderOptions::default();
+        assert_eq!(s.markdown(None), conversation_markdown(c, &opts));
+        for i in 0..c.turns.len() {
+            assert_eq!(
+                s.markdown(Some(i as u32)),
+                turn_markdown(c, i, &opts, &mut KeepAll)
+            );
+        }
+        assert_eq!(s.markdown(Some(c.turns.len() as u32)), "");
+    }
+    let mut s = JsDocStream::new(Some(object(&[("locale", "de".into())]))).unwrap();
+    s.write(TOOLS).unwrap();
+    s.end().unwrap();
+    let german = s.markdown(None);
+    assert!(
+        german.contains("## Du") || german.contains("## Assistent"),
+        "{german}"
+    );
+}

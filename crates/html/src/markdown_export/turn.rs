@@ -1,0 +1,246 @@
+//! The frame of the export: the title and facts, a heading per turn with its role and
+//! time, each response's status and usage after it, and the totals at the end.
+
+use super::documents;
+use super::writer::Md;
+use crate::document::push_duration;
+use crate::labels::Label;
+use crate::page::{agent_name, conversation_title};
+use crate::progress::counted;
+use crate::time::parts;
+use docstream_model::{
+    Conversation, DocKey, PromptFrom, Response, ResponseStatus, Turn, Usage, UserTurn,
+};
+
+/// Sub-agent runs nested deeper than this are not written (the model nests at most 8).
+const MAX_DEPTH: usize = 16;
+
+/// A time as the source wrote it, readable: `2025-09-01 09:00:08 UTC`.
+pub(super) fn time_text(at: &str) -> String {
+    match parts(at) {
+        Some((date, _, hms, "")) => format!("{date} {hms}"),
+        Some((date, _, hms, zone)) => format!("{date} {hms} {zone}"),
+        None => at.to_owned(),
+    }
+}
+
+/// The title and what the run was: agent, project, models, when.
+pub(super) fn header(md: &mut Md<'_>, c: &Conversation) {
+    md.raw("# ").inline(&conversation_title(c)).raw("\n\n");
+    let t = c.totals();
+    let mut facts = false;
+    let mut fact = |md: &mut Md<'_>, key: Label| {
+        facts = true;
+        let name = md.l(key);
+        md.raw("- **").raw(name).raw(":** ");
+    };
+    if let Some(format) = &c.format {
+        fact(md, Label::Agent);
+        md.inline(agent_name(format)).raw("\n");
+    }
+    if let Some(cwd) = &t.cwd {
+        fact(md, Label::Project);
+        md.code_span(cwd).raw("\n");
+    }
+    if !t.models.is_empty() {
+        fact(md, Label::Models);
+        md.inline(&t.models.join(", ")).raw("\n");
+    }
+    if let Some(first) = &t.first {
+        fact(md, Label::When);
+        md.inline(&time_text(first));
+        if let Some(last) = t.last.as_ref().filter(|l| *l != first) {
+            md.raw(" – ").inline(&time_text(last));
+        }
+        md.raw("\n");
+    }
+    if facts {
+        md.raw("\n");
+    }
+}
+
+/// Writes turn `index` (`depth` > 0: a sub-agent's run, inside its call's fold).
+pub(super) fn turn(md: &mut Md<'_>, c: &Conversation, index: usize, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match &c.turns[index] {
+        Turn::User(u) => user(md, u, depth),
+        Turn::Assistant(r) => {
+            if depth == 0 {
+                response_heading(md, r);
+            } else {
+                run_heading(md, r);
+            }
+            for (i, doc) in r.documents.iter().enumerate() {
+                let key = DocKey {
+                    turn: index,
+                    index: i,
+                };
+                documents::document(md, c, key, doc, depth);
+            }
+            footer(md, r);
+        }
+    }
+}
+
+fn user(md: &mut Md<'_>, u: &UserTurn, depth: usize) {
+    let who = match u.from {
+        Some(PromptFrom::ParentAgent) => Label::ParentAgent,
+        None => Label::You,
+    };
+    if depth == 0 {
+        md.raw("## ");
+    } else {
+        md.raw("**");
+    }
+    md.label(who);
+    if let Some(at) = &u.created {
+        md.raw(" · ").inline(&time_text(at));
+    }
+    md.raw(if depth == 0 { "\n\n" } else { "**\n\n" });
+    for a in &u.attachments {
+        md.raw("- 📎 ")
+            .code_span(a.path.as_deref().unwrap_or(&a.kind))
+            .raw("\n");
+    }
+    if !u.attachments.is_empty() {
+        md.raw("\n");
+    }
+    md.prose(&u.content);
+}
+
+fn response_heading(md: &mut Md<'_>, r: &Response) {
+    md.raw("## ").label(Label::Assistant);
+    if let Some(at) = &r.created {
+        md.raw(" · ").inline(&time_text(at));
+    }
+    if !r.model.is_empty() {
+        md.raw(" · ").inline(&r.model);
+    }
+    if !r.mode.is_empty() {
+        md.raw(" · ").inline(&r.mode);
+    }
+    md.raw("\n\n");
+}
+
+/// A sub-agent's run: what it was asked, and how many tools it called.
+fn run_heading(md: &mut Md<'_>, r: &Response) {
+    md.raw("**").label(Label::Subagent).raw("**");
+    if let Some(p) = &r.parent {
+        if !p.description.is_empty() {
+            md.raw(" ").inline(&p.description);
+        }
+        if let Some(t) = &p.agent_type {
+            md.raw(" (").inline(t).raw(")");
+        }
+    }
+    if !r.model.is_empty() {
+        md.raw(" · ").inline(&r.model);
+    }
+    let n = u64::from(r.metadata.tool_call_count);
+    let tools = counted(n, Label::ToolCallOne, Label::ToolCallMany, md.opts.locale);
+    md.raw(" · ").inline(&tools).raw("\n\n");
+}
+
+/// `usage 1234 tokens (1000 in · 234 out · 900 cache read)`.
+pub(super) fn usage_text(md: &Md<'_>, u: &Usage) -> String {
+    let mut s = format!(
+        "{} {} {}",
+        md.l(Label::Usage),
+        u.total_tokens,
+        md.l(Label::Tokens)
+    );
+    let parts = [
+        (Some(u.prompt_tokens), Label::TokensIn),
+        (Some(u.completion_tokens), Label::TokensOut),
+        (u.cache_read_tokens, Label::CacheRead),
+        (u.cache_write_tokens, Label::CacheWrite),
+    ];
+    let mut first = true;
+    for (n, key) in parts {
+        let Some(n) = n else { continue };
+        s.push_str(if first { " (" } else { " · " });
+        s.push_str(&format!("{n} {}", md.l(key)));
+        first = false;
+    }
+    s.push(')');
+    s
+}
+
+/// `$0.0123` (four decimals under a dollar, two above), as the page shows it.
+fn dollars(usd: f64) -> String {
+    if usd < 1.0 {
+        format!("${usd:.4}")
+    } else {
+        format!("${usd:.2}")
+    }
+}
+
+/// `cost $0.0123`.
+pub(super) fn cost_text(md: &Md<'_>, usd: f64) -> String {
+    format!("{} {}", md.l(Label::Cost), dollars(usd))
+}
+
+/// `2.4 s`.
+pub(super) fn duration_text(ms: u64) -> String {
+    let mut s = String::new();
+    push_duration(&mut s, ms);
+    s
+}
+
+/// After a response: how it ended, its usage, cost and time, in one line of italics.
+fn footer(md: &mut Md<'_>, r: &Response) {
+    let status = match r.status {
+        ResponseStatus::Streaming => Label::Streaming,
+        ResponseStatus::Completed => Label::Completed,
+        ResponseStatus::Error => Label::Error,
+    };
+    let mut parts = vec![md.l(status).to_owned()];
+    if let Some(u) = &r.usage {
+        parts.push(usage_text(md, u));
+    }
+    if let Some(usd) = r.metadata.cost_usd {
+        parts.push(cost_text(md, usd));
+    }
+    if let Some(ms) = r.metadata.duration_ms {
+        parts.push(format!("{} {}", md.l(Label::Duration), duration_text(ms)));
+    }
+    md.raw("_").inline(&parts.join(" · ")).raw("_\n\n");
+}
+
+/// The totals of the run, at the end: tokens, cost, prompts and responses.
+pub(super) fn totals(md: &mut Md<'_>, c: &Conversation) {
+    let t = c.totals();
+    md.raw("## ").label(Label::Totals).raw("\n\n");
+    md.raw("| | |\n|---|---:|\n");
+    let row = |md: &mut Md<'_>, name: &str, value: String| {
+        md.raw("| ")
+            .inline(name)
+            .raw(" | ")
+            .inline(&value)
+            .raw(" |\n");
+    };
+    row(md, md.l(Label::Prompts), t.prompts.to_string());
+    row(md, md.l(Label::Responses), t.responses.to_string());
+    if let Some(u) = &t.usage {
+        let tokens = md.l(Label::Tokens);
+        let rows = [
+            (Some(u.prompt_tokens), Label::TokensIn),
+            (Some(u.completion_tokens), Label::TokensOut),
+            (u.cache_read_tokens, Label::CacheRead),
+            (u.cache_write_tokens, Label::CacheWrite),
+        ];
+        for (n, key) in rows {
+            if let Some(n) = n {
+                row(md, &format!("{tokens} {}", md.l(key)), n.to_string());
+            }
+        }
+        let total = format!("{} {tokens}", md.l(Label::Totals));
+        row(md, &total, u.total_tokens.to_string());
+    }
+    if let Some(usd) = t.cost_usd {
+        row(md, md.l(Label::Cost), dollars(usd));
+    }
+    md.raw("\n");
+}
