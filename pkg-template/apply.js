@@ -49,7 +49,9 @@ function parseOne(doc, html) {
  * Keeps a conversation element up to date from patches.
  *
  * `hooks.turn(el)` and `hooks.document(el)` are called for each turn and document
- * element inserted or replaced (to add `part` attributes, say).
+ * element inserted or replaced (to add `part` attributes, say). `hooks.locate(turn,
+ * index)`, when given, finds the element of a turn's document by its index (a view that
+ * keeps far documents out of the DOM); by default it is the turn's child after the header.
  */
 export class PatchApplier {
   #root;
@@ -113,7 +115,16 @@ export class PatchApplier {
   }
 
   #doc(turn, index) {
-    return this.#turn(turn)?.children[Number(index) + 1] ?? null;
+    const el = this.#turn(turn);
+    return el ? this.#at(el, index) : null;
+  }
+
+  /** The document at `index` of turn element `turn` (its header is its first child), or
+   * null past the end; `hooks.locate(turn, index)` finds it instead when given (documents
+   * kept out of the DOM, element-window.js). */
+  #at(turn, index) {
+    const i = Number(index);
+    return this.#hooks.locate ? this.#hooks.locate(turn, i) : (turn.children[i + 1] ?? null);
   }
 
   /** Inserts a turn element at `index`: a sub-agent's run into its call. */
@@ -183,7 +194,7 @@ export class PatchApplier {
         const el = parseOne(ownerDocument, payload);
         if (!parent || !el) return;
         this.#hooks.document?.(el);
-        parent.insertBefore(el, parent.children[Number(index) + 1] ?? null);
+        parent.insertBefore(el, this.#at(parent, index));
         return;
       }
       case 'd': {
