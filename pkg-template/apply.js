@@ -101,6 +101,14 @@ export class PatchApplier {
     }
   }
 
+  /** Lets go of the turn elements no longer in the page (a view that keeps far turns out
+   * of the DOM, element-window.js, calls it after putting some away): a turn put back is
+   * found again by its index. */
+  release() {
+    const root = this.#root;
+    this.#turns = this.#turns.map((t) => (t && root.contains(t) ? t : undefined));
+  }
+
   /** The turn element at `index`; the index is rebuilt from the page when it no longer
    * matches it (after the page was cleared, say). */
   #turn(index) {
@@ -131,7 +139,9 @@ export class PatchApplier {
   #insertTurn(index, el) {
     const i = Number(index);
     if (!this.#root.firstElementChild) this.#turns = [];
-    else this.#turn(i);
+    // The index is checked against the page (rebuilt when stale), except for a turn
+    // appended after one still in it: a rebuild per new turn would cost the page's size.
+    else if (i !== this.#turns.length || !this.#root.contains(this.#turns[i - 1] ?? null)) this.#turn(i);
     const parentTurn = el.getAttribute('data-parent-turn');
     if (parentTurn !== null) {
       const call = this.#doc(parentTurn, el.getAttribute('data-parent-index'));

@@ -52,6 +52,7 @@ export class Decorator {
       turnEntry: (turn) => turnEntry(turn),
       near: (doc) => this.#near(doc),
       stored: (doc) => this.#uncoloured.delete(doc),
+      turnsStored: () => this.#applier.release(),
       restored: (rec, doc) => {
         if (rec.html !== undefined && !rec.html.includes('ds-hl-')) this.#uncoloured.add(doc);
         for (const hook of this.restoredHooks) hook(rec, doc);

@@ -95,7 +95,8 @@ export function textRuns(el) {
 /**
  * The windowing of one view (element-view.js). `hooks.entry(doc)`: a document's outline
  * entry; `hooks.turnEntry(turn)`: a turn's (without its documents); `hooks.near(doc)`: a document came near the viewport (to colour it);
- * `hooks.stored(doc)`: a document was put away; `hooks.restored(record, el)`: a record
+ * `hooks.stored(doc)`: a document was put away; `hooks.turnsStored()`: turns were (their
+ * elements are to be let go of); `hooks.restored(record, el)`: a record
  * was put back as its document or turn element.
  *
  * A document's record is `{ id, html, runs, entry, height, group, owner }` (`runs`: its
@@ -407,7 +408,9 @@ export class Windowing {
       if (r.bottom < top || r.top > bottom) farTurns.push([turn, r.height]);
     }
     for (const [doc, height] of far) this.#store(doc, height);
-    for (const [turn, height] of farTurns) this.#storeTurn(turn, height);
+    let stored = false;
+    for (const [turn, height] of farTurns) stored = this.#storeTurn(turn, height) || stored;
+    if (stored) this.#hooks.turnsStored();
   }
 
   /** The near band around the viewport: `[top, bottom]` in viewport coordinates. */
@@ -558,15 +561,17 @@ export class Windowing {
       if (performance.now() > until) break;
     }
     if (performance.now() <= until) {
+      let stored = false;
       for (const [turn, height] of this.#pendingTurns) {
         if (!this.#long()) {
           this.#pendingTurns.clear();
           break;
         }
         this.#pendingTurns.delete(turn);
-        if (turn.isConnected && this.#liveTurns.has(turn) && !this.#nearTurns.has(turn)) this.#storeTurn(turn, height);
+        if (turn.isConnected && this.#liveTurns.has(turn) && !this.#nearTurns.has(turn)) stored = this.#storeTurn(turn, height) || stored;
         if (performance.now() > until) break;
       }
+      if (stored) this.#hooks.turnsStored();
     }
     this.#schedule();
   }
@@ -940,10 +945,12 @@ function recordAt(shelf, offset) {
   return null;
 }
 
-/** A record's text for the browser's find-in-page. */
+/** A record's text for the browser's find-in-page (a turn's: its header's and its
+ * documents'). */
 function searchable(rec) {
   let s = '';
   for (const r of rec.runs) s += r[0];
+  if (rec.turn) for (const doc of rec.recs) s += `\n${searchable(doc)}`;
   return s;
 }
 
