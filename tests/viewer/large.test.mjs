@@ -66,7 +66,11 @@ export const tests = [
       console.log(`     while loading: click answered in ${w.clicked.click} ms, wheel scroll in ${w.clicked.scroll} ms`);
       assert.ok(w.clicked.click < 2000 && w.clicked.scroll < 2000, `click and scroll answered: ${JSON.stringify(w.clicked)}`);
       assert.ok(w.clicked.scrolled > 0, 'the page scrolled while loading');
-      // Everything arrived: the outline has every prompt.
+      // Everything arrived: the outline has every prompt (its entries past the first 300
+      // are built a slice at a time).
+      await page
+        .waitForFunction(() => document.querySelectorAll('#outline-list > li').length === document.getElementById('view').outline().turns.filter((t) => t.role === 'user').length, null, { timeout: 5000 })
+        .catch(() => {});
       const { turns, outline, text } = await page.evaluate(() => ({
         // Turns far from the viewport are kept out of the DOM too: counted by the outline.
         turns: document.getElementById('view').outline().turns.filter((t) => t.role === 'user').length,

@@ -1,7 +1,7 @@
 // The outline beside the transcript, from <docstream-view>'s `outline()`: one entry per
 // user prompt and, under it, the file edits, terminal commands and plans of the answers
 // that follow, with counts. Activating an entry reveals it in the view. A long session's
-// outline is built in slices (the first thousand prompts at once), and past a few
+// outline is built in slices (the first 300 prompts at once), and past a few
 // thousand documents a prompt's list is built when it comes near the outline's viewport
 // or takes focus.
 
@@ -25,7 +25,7 @@ function counts(c) {
 
 /** Prompts whose entries are built at once; those after are built a slice at a time, so
  * that a session of thousands of prompts makes no long task. */
-const FIRST_GROUPS = 1000;
+const FIRST_GROUPS = 300;
 /** How long one slice of building may take (ms). */
 const SLICE_MS = 8;
 /** Up to this many documents listed, every prompt's list is built at once; above, a
@@ -54,7 +54,8 @@ export function buildOutline(view, list, summary) {
       if (!k) continue;
       const applied = !(doc.type === 'file_edit' && (doc.status === 'rejected' || doc.status === 'error'));
       const kind = applied ? k.kind : NOT_APPLIED.kind;
-      group.items.push({ turn: turn.index, doc: doc.id, kind, label: short(doc.label || k.fallback, 70) });
+      // The entry itself is made with its list.
+      group.items.push([turn.index, doc, kind]);
       group.count[kind] = (group.count[kind] ?? 0) + 1;
       listed++;
     }
@@ -176,7 +177,8 @@ class Build {
 function itemList(g, i) {
   const ol = document.createElement('ol');
   ol.setAttribute('aria-label', `In turn ${i + 1}`);
-  for (const item of g.items) {
+  for (const [turn, doc, what] of g.items) {
+    const item = { turn, doc: doc.id, kind: what, label: short(doc.label || KINDS[doc.type].fallback, 70) };
     const ili = document.createElement('li');
     const ib = document.createElement('button');
     ib.type = 'button';
