@@ -15,6 +15,12 @@
 //                        outline() 562 ms -> 7 ms; find() 13.2 s -> 0.2 s
 //   append to 10,000 documents: 205.9 ms -> 158.9 ms median (1.9 / 1.2 ms to 10): still
 //   ~100x, the layout of a turn of 10,000 children (placeholders) on every append.
+// Shelves (issue 36; same machine, load average 7-11), cd916cc -> cb19a8a:
+//   append to 10,000 documents / to 10: 37-55x -> 1.09-1.50x (33.5-60.7 ms -> 1.2-2.4 ms)
+//   load 10 MB: DOM nodes 12,596 -> 2,792 (page), 14,159 -> 4,376 (fixed); main thread
+//   within the noise (two rounds each: 4.2 and 9.0 s -> 6.1 and 6.0 s, page; 3.7 and
+//   8.9 s -> 3.8 and 5.7 s, fixed); heap 102-114 MB -> 71 MB
+//   --turns 40000 (10,000 turns): main thread 322 s -> 44 s; DOM nodes 136,680 -> 1,695
 //
 // `--pkg` is a built package directory (bash scripts/build-wasm.sh writes pkg/). The
 // transcript is tests/viewer/gen-large.mjs's (Cursor stream-json), generated in a temp dir.
