@@ -49,7 +49,9 @@ function parseOne(doc, html) {
  * Keeps a conversation element up to date from patches.
  *
  * `hooks.turn(el)` and `hooks.document(el)` are called for each turn and document
- * element inserted or replaced (to add `part` attributes, say).
+ * element inserted or replaced (to add `part` attributes, say). `hooks.locate(turn,
+ * index)`, when given, finds the element of a turn's document by its index (a view that
+ * keeps far documents out of the DOM); by default it is the turn's child after the header.
  */
 export class PatchApplier {
   #root;
@@ -99,6 +101,14 @@ export class PatchApplier {
     }
   }
 
+  /** Lets go of the turn elements no longer in the page (a view that keeps far turns out
+   * of the DOM, element-window.js, calls it after putting some away): a turn put back is
+   * found again by its index. */
+  release() {
+    const root = this.#root;
+    this.#turns = this.#turns.map((t) => (t && root.contains(t) ? t : undefined));
+  }
+
   /** The turn element at `index`; the index is rebuilt from the page when it no longer
    * matches it (after the page was cleared, say). */
   #turn(index) {
@@ -113,14 +123,25 @@ export class PatchApplier {
   }
 
   #doc(turn, index) {
-    return this.#turn(turn)?.children[Number(index) + 1] ?? null;
+    const el = this.#turn(turn);
+    return el ? this.#at(el, index) : null;
+  }
+
+  /** The document at `index` of turn element `turn` (its header is its first child), or
+   * null past the end; `hooks.locate(turn, index)` finds it instead when given (documents
+   * kept out of the DOM, element-window.js). */
+  #at(turn, index) {
+    const i = Number(index);
+    return this.#hooks.locate ? this.#hooks.locate(turn, i) : (turn.children[i + 1] ?? null);
   }
 
   /** Inserts a turn element at `index`: a sub-agent's run into its call. */
   #insertTurn(index, el) {
     const i = Number(index);
     if (!this.#root.firstElementChild) this.#turns = [];
-    else this.#turn(i);
+    // The index is checked against the page (rebuilt when stale), except for a turn
+    // appended after one still in it: a rebuild per new turn would cost the page's size.
+    else if (i !== this.#turns.length || !this.#root.contains(this.#turns[i - 1] ?? null)) this.#turn(i);
     const parentTurn = el.getAttribute('data-parent-turn');
     if (parentTurn !== null) {
       const call = this.#doc(parentTurn, el.getAttribute('data-parent-index'));
@@ -183,7 +204,7 @@ export class PatchApplier {
         const el = parseOne(ownerDocument, payload);
         if (!parent || !el) return;
         this.#hooks.document?.(el);
-        parent.insertBefore(el, parent.children[Number(index) + 1] ?? null);
+        parent.insertBefore(el, this.#at(parent, index));
         return;
       }
       case 'd': {

@@ -8,8 +8,7 @@ import { Colorer } from './colorer.js';
 import { tableAsMarkdown, tableAsTsv } from './table-copy.js';
 import { within } from './element-view.js';
 import { Windowing } from './element-window.js';
-import { eachRecord } from './wire.js';
-import { documentEntry } from './outline.js';
+import { documentEntry, turnEntry } from './outline.js';
 
 /** The default `highlighter`: docstream's Shiki-based one, imported the first time a code
  * block appears (so a page without code never loads it). */
@@ -30,7 +29,7 @@ export class Decorator {
   #liveThinking = null;
   #toggledByReader = new WeakSet();
   #figures;
-  /** Documents far from the viewport kept as placeholders (element-window.js). */
+  /** Documents far from the viewport kept out of the DOM (element-window.js). */
   window;
   /** Top-level documents with code not coloured yet because they are far from the
    * viewport: coloured when they come near. */
@@ -39,9 +38,9 @@ export class Decorator {
   #touchedNow = [];
   /** Documents the patches being applied inserted or replaced. */
   #docsNow = [];
-  /** Turn elements by index, for finding the documents patches address. */
-  #turnAt = new Map();
-  /** Hooks told when a placeholder is put back (find.js's marks). */
+  /** Turns they inserted. */
+  #turnsNow = [];
+  /** Hooks told when a record is put back as its document (find.js's marks). */
   restoredHooks = [];
   /** The Markdown of turn `i`, for its "Copy as Markdown" control (set by the element). */
   markdownOf = null;
@@ -52,17 +51,20 @@ export class Decorator {
     this.#figures = figures;
     this.window = new Windowing(view, {
       entry: (doc) => documentEntry(doc),
+      turnEntry: (turn) => turnEntry(turn),
       near: (doc) => this.#near(doc),
       stored: (doc) => this.#uncoloured.delete(doc),
-      restored: (el, doc, kept) => {
-        if (!kept.html.includes('ds-hl-')) this.#uncoloured.add(doc);
-        for (const hook of this.restoredHooks) hook(el, doc);
+      turnsStored: () => this.#applier.release(),
+      restored: (rec, doc) => {
+        if (rec.html !== undefined && !rec.html.includes('ds-hl-')) this.#uncoloured.add(doc);
+        for (const hook of this.restoredHooks) hook(rec, doc);
       },
     });
     this.#applier = new PatchApplier(view.conversation, {
       turn: (el) => {
         decorateTurn(el);
         this.#turnCopy(el.firstElementChild);
+        this.#turnsNow.push(el);
       },
       header: (el) => {
         el.setAttribute('part', 'turn-header');
@@ -70,6 +72,7 @@ export class Decorator {
       },
       document: (el) => this.#decorateDocument(el),
       appended: (el, first) => this.#decorateParts(el, first),
+      locate: (turn, index) => this.window.locate(turn, index),
     });
     this.#colorer = this.#newColorer();
     view.root.addEventListener('click', (e) => this.#onClick(e));
@@ -87,11 +90,13 @@ export class Decorator {
   /** Applies patches in the wire form (`DocStream.pull()`), colours what they added and
    * keeps the latest lines of a thinking that streams in view. */
   render(wire) {
-    if (this.window.size) this.window.restoreTargets(this.#targets(wire));
+    this.window.beforePatches(wire);
     this.#applier.applyWire(wire);
     const docs = this.#docsNow;
+    const turns = this.#turnsNow;
     this.#docsNow = [];
-    this.window.added(docs);
+    this.#turnsNow = [];
+    this.window.added(docs, turns);
     this.#colourTouched();
     const live = this.#liveThinking;
     // The latest lines of the thinking in view while it streams.
@@ -111,7 +116,7 @@ export class Decorator {
     this.#uncoloured.clear();
     this.#touchedNow = [];
     this.#docsNow = [];
-    this.#turnAt.clear();
+    this.#turnsNow = [];
     this.window.reset();
   }
 
@@ -122,30 +127,6 @@ export class Decorator {
     for (const doc of this.#uncoloured) if (doc.isConnected) this.#colorer.touched(doc);
     this.#uncoloured.clear();
     this.#colorer.run();
-  }
-
-  /** The `[turn element, document index]` pairs the part and document records of `wire`
-   * address (their placeholders are put back before the patches apply). */
-  #targets(wire) {
-    const out = [];
-    let lastTurn = -1;
-    let lastIndex = -1;
-    eachRecord(wire, (op, turn, index) => {
-      if (index < 0 || op === 'i' || (turn === lastTurn && index === lastIndex)) return;
-      lastTurn = turn;
-      lastIndex = index;
-      const el = this.#turnElement(turn);
-      if (el) out.push([el, index]);
-    });
-    return out;
-  }
-
-  #turnElement(index) {
-    const known = this.#turnAt.get(index);
-    if (known?.isConnected && known.getAttribute('data-turn-index') === String(index)) return known;
-    const el = this.#view.conversation.querySelector(`.ds-turn[data-turn-index="${index}"]`);
-    if (el) this.#turnAt.set(index, el);
-    return el;
   }
 
   /** Colours what the patches just applied changed, in the documents near the viewport;

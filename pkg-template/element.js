@@ -351,7 +351,7 @@ export class DocstreamView extends ElementBase {
    */
   outline() {
     const windowing = this.#decorator.window;
-    return outlineOf(this.#view.conversation, windowing.size ? (el) => windowing.stored(el)?.entry : null);
+    return outlineOf(this.#view.conversation, windowing.size ? (el) => windowing.outline(el) : null);
   }
 
   /**
@@ -362,6 +362,7 @@ export class DocstreamView extends ElementBase {
    * bottom stops until the reader scrolls back down.
    */
   reveal(target, { open = false } = {}) {
+    this.#decorator.window.reveal(target);
     return this.#scroll.reveal(target, open);
   }
 
@@ -375,7 +376,7 @@ export class DocstreamView extends ElementBase {
   find(query) {
     const windowing = this.#decorator.window;
     this.#finder ??= new Finder(this.#view.conversation, () => hiddenSelector(this.hide), {
-      stored: (el) => windowing.stored(el)?.runs,
+      stored: (el) => windowing.searchable(el),
       mask: () => hiddenMask(this.hide),
       restore: (el) => windowing.restore(el),
     });

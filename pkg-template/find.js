@@ -31,7 +31,8 @@ export class Finder {
   #kept;
   #query = '';
   /** Matches: a `StaticRange`, or `{ placeholder, start, end }` for a match in the text of
-   * a document kept out of the DOM (offsets in its searchable text). */
+   * a document kept out of the DOM (`placeholder`: its key; offsets in its searchable
+   * text). */
   #ranges = [];
   #current = -1;
   #capped = false;
@@ -39,9 +40,10 @@ export class Finder {
 
   /** `root`: the conversation element; `hidden()`: a selector of parts not shown ('' for
    * none), whose text is not searched. `kept`, for documents kept out of the DOM as
-   * placeholders: `stored(el)` gives a placeholder's text as runs `[text, mask]` (undefined
-   * for any other element), `mask()` the mask bits of the parts not shown, `restore(el)`
-   * puts its document back (which calls `restored()`). */
+   * placeholders: `stored(el)` gives the documents a placeholder stands for as `[key, runs]`
+   * pairs, `runs` a document's text as `[text, mask]` (undefined for any other element),
+   * `mask()` the mask bits of the parts not shown, `restore(key)` puts a document back
+   * (which calls `restored()`). */
   constructor(root, hidden, kept = null) {
     this.#root = root;
     this.#hidden = hidden;
@@ -96,7 +98,7 @@ export class Finder {
     return this.result;
   }
 
-  /** Placeholder `placeholder` was put back as `doc`: its matches are marked in it. */
+  /** The document of key `placeholder` was put back as `doc`: its matches are marked in it. */
   restored(placeholder, doc) {
     const mine = [];
     this.#ranges.forEach((m, i) => {
@@ -136,14 +138,16 @@ export class Finder {
           starts.push(hay.length);
           hay += n.data.toLocaleLowerCase();
         } else if (n.nodeType === 1) {
-          const runs = kept?.stored(n);
-          if (runs) {
-            let text = '';
-            for (const [t, m] of runs) if (!(m & mask)) text += t;
-            if (!text) continue;
-            nodes.push({ placeholder: n });
-            starts.push(hay.length);
-            hay += text.toLocaleLowerCase();
+          const items = kept?.stored(n);
+          if (items) {
+            for (const [key, runs] of items) {
+              let text = '';
+              for (const [t, m] of runs) if (!(m & mask)) text += t;
+              if (!text) continue;
+              nodes.push({ placeholder: key });
+              starts.push(hay.length);
+              hay += text.toLocaleLowerCase();
+            }
             continue;
           }
           if (n.matches(NOT_SEARCHED) || (hidden && n.matches(hidden))) continue;

@@ -89,26 +89,38 @@ export function documentEntry(doc) {
  * The outline of the conversation element `conversation`: `{ turns }`, each turn
  * `{ index, id, role, label, documents }` (`label`: a user turn's prompt on one line),
  * each document `{ id, type, label, status }` (`type` as in the snapshot: `file_edit`) in page order, documents of sub-agents
- * nested in a tool call included. `stored(el)`: the entry of a placeholder that stands for
- * a document kept out of the DOM, or undefined.
+ * nested in a tool call included. `stored(el)`: for a placeholder that stands for
+ * documents kept out of the DOM, their entries; for one among the turns, the turns'
+ * (with their documents); undefined for any other element.
  */
 export function outlineOf(conversation, stored = null) {
   const turns = [];
-  for (const turn of conversation.querySelectorAll(':scope > .ds-turn')) {
-    const user = turn.classList.contains('ds-user');
+  for (const turn of conversation.children) {
+    if (!turn.classList.contains('ds-turn')) {
+      // Turns kept out of the DOM (element-window.js) keep their entries.
+      for (const entry of stored?.(turn) ?? []) turns.push(entry);
+      continue;
+    }
     const documents = [];
     for (const doc of turn.querySelectorAll(stored ? '.ds-doc, .ds-placeholder' : '.ds-doc')) {
-      // A document kept out of the DOM (element-window.js) keeps its entry.
-      const entry = stored?.(doc);
-      documents.push(entry ? { ...entry } : documentEntry(doc));
+      // Documents kept out of the DOM (element-window.js) keep their entries.
+      const entries = stored?.(doc);
+      if (entries) for (const entry of entries) documents.push({ ...entry });
+      else documents.push(documentEntry(doc));
     }
-    turns.push({
-      index: Number(turn.getAttribute('data-turn-index')),
-      id: turn.querySelector('[data-turn-id]')?.getAttribute('data-turn-id') ?? '',
-      role: user ? 'user' : 'assistant',
-      label: user ? oneLine(leadingText(turn.querySelector('.ds-user-content'))) : '',
-      documents,
-    });
+    turns.push({ ...turnEntry(turn), documents });
   }
   return { turns };
+}
+
+/** The outline entry of a turn element, without its documents: `{ index, id, role,
+ * label }`. */
+export function turnEntry(turn) {
+  const user = turn.classList.contains('ds-user');
+  return {
+    index: Number(turn.getAttribute('data-turn-index')),
+    id: turn.querySelector('[data-turn-id]')?.getAttribute('data-turn-id') ?? '',
+    role: user ? 'user' : 'assistant',
+    label: user ? oneLine(leadingText(turn.querySelector('.ds-user-content'))) : '',
+  };
 }

@@ -5,6 +5,7 @@
 // commits and reports, before and after a change.
 //
 //   node tests/browser/window-probe.mjs [--pkg pkg] [--mb 10] [--docs 10000] [--append-only]
+//                                       [--turns 40000]
 //
 // Measured on the shared 2-core machine (load average ~20, so times are rough), 10 MB
 // transcript (2,117 documents), main (281f4be) -> windowing (6a3bc0f):
@@ -14,6 +15,12 @@
 //                        outline() 562 ms -> 7 ms; find() 13.2 s -> 0.2 s
 //   append to 10,000 documents: 205.9 ms -> 158.9 ms median (1.9 / 1.2 ms to 10): still
 //   ~100x, the layout of a turn of 10,000 children (placeholders) on every append.
+// Shelves (issue 36; same machine, load average 7-11), cd916cc -> cb19a8a:
+//   append to 10,000 documents / to 10: 37-55x -> 1.09-1.50x (33.5-60.7 ms -> 1.2-2.4 ms)
+//   load 10 MB: DOM nodes 12,596 -> 2,792 (page), 14,159 -> 4,376 (fixed); main thread
+//   within the noise (two rounds each: 4.2 and 9.0 s -> 6.1 and 6.0 s, page; 3.7 and
+//   8.9 s -> 3.8 and 5.7 s, fixed); heap 102-114 MB -> 71 MB
+//   --turns 40000 (10,000 turns): main thread 322 s -> 44 s; DOM nodes 136,680 -> 1,695
 //
 // `--pkg` is a built package directory (bash scripts/build-wasm.sh writes pkg/). The
 // transcript is tests/viewer/gen-large.mjs's (Cursor stream-json), generated in a temp dir.
@@ -85,7 +92,7 @@ async function domNodes(cdp) {
   return c.nodes;
 }
 
-for (const mode of args.includes('--append-only') ? [] : ['page', 'fixed']) {
+for (const mode of args.includes('--append-only') || args.includes('--turns') ? [] : ['page', 'fixed']) {
   const { context, page, cdp } = await openPage();
   const t0 = await taskSeconds(cdp);
   const wall = await page.evaluate(async (mode) => {
@@ -142,9 +149,59 @@ for (const mode of args.includes('--append-only') ? [] : ['page', 'fixed']) {
   await context.close();
 }
 
+// Many turns: `--turns N` loads N documents with a prompt before every 8th (N / 4 turns)
+// into a view of fixed height: main-thread time of the load until the windowing settles,
+// DOM nodes, outline() and find() times.
+const manyTurns = Number(arg('turns', '0'));
+if (manyTurns) {
+  const { context, page, cdp } = await openPage();
+  const t0 = await taskSeconds(cdp);
+  const r = await page.evaluate(async (n) => {
+    const view = document.createElement('docstream-view');
+    view.className = 'fixed';
+    view.setAttribute('highlight', 'off');
+    document.getElementById('host').append(view);
+    const line = (o) => `${JSON.stringify(o)}\n`;
+    const msg = (i) => line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `Answer ${i}: the parser keeps a buffer.` }] }, session_id: 's' });
+    const toolPair = (i) =>
+      line({ type: 'tool_call', subtype: 'started', call_id: `c${i}`, tool_call: { shellToolCall: { args: { command: `echo ${i}` } } }, session_id: 's' }) +
+      line({ type: 'tool_call', subtype: 'completed', call_id: `c${i}`, tool_call: { shellToolCall: { args: { command: `echo ${i}` }, result: { success: { stdout: `${i}\n`, exitCode: 0 } } } }, session_id: 's' });
+    const prompt = (i) => line({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: `Prompt ${i}` }] }, session_id: 's' });
+    let text = prompt(0);
+    for (let i = 0; i < n; i++) text += (i && i % 8 === 0 ? prompt(i) : '') + (i % 2 ? toolPair(i) : msg(i));
+    const t = performance.now();
+    await view.load(text);
+    const loadMs = performance.now() - t;
+    // Until the DOM stops changing for a second.
+    let quiet = 0;
+    let last = -1;
+    while (quiet < 4) {
+      await new Promise((r) => setTimeout(r, 250));
+      const k = view.shadowRoot.querySelectorAll('*').length;
+      quiet = k === last ? quiet + 1 : 0;
+      last = k;
+    }
+    const walker = document.createTreeWalker(view.shadowRoot, NodeFilter.SHOW_ALL);
+    let nodes = 0;
+    while (walker.nextNode()) nodes++;
+    let t1 = performance.now();
+    const outline = view.outline();
+    const outlineMs = performance.now() - t1;
+    t1 = performance.now();
+    const found = view.find('parser');
+    const findMs = performance.now() - t1;
+    view.find('');
+    return { loadMs: Math.round(loadMs), turns: outline.turns.length, shadowNodes: nodes, outlineMs: Math.round(outlineMs), findMs: Math.round(findMs), matches: found.count };
+  }, manyTurns);
+  const t1 = await taskSeconds(cdp);
+  results[`load ${manyTurns} documents in turns`] = { mainThreadS: +(t1 - t0).toFixed(2), domNodes: await domNodes(cdp), ...r };
+  console.log(`load ${manyTurns} documents in ${r.turns} turns`, JSON.stringify(results[`load ${manyTurns} documents in turns`]));
+  await context.close();
+}
+
 // Appends: one text document at a time into a thread of `n` documents (one assistant
 // turn), flushed and laid out; the median of 21.
-for (const n of [10, docs]) {
+for (const n of args.includes('--turns') ? [] : [10, docs]) {
   const { context, page } = await openPage();
   const r = await page.evaluate(async (n) => {
     const view = document.createElement('docstream-view');
@@ -181,8 +238,10 @@ for (const n of [10, docs]) {
   console.log(`append to ${n} documents`, JSON.stringify(r));
   await context.close();
 }
-const short = results['append to 10'].medianMs;
-const long = results[`append to ${docs}`].medianMs;
-console.log(`append ratio (${docs} / 10 documents): ${(long / short).toFixed(2)}`);
+if (results['append to 10']) {
+  const short = results['append to 10'].medianMs;
+  const long = results[`append to ${docs}`].medianMs;
+  console.log(`append ratio (${docs} / 10 documents): ${(long / short).toFixed(2)}`);
+}
 await browser.close();
 server.close();

@@ -1,5 +1,6 @@
 // Search, filters, outline navigation, replay and export.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { assert, openViewer, loadFile, shownDocuments, expectedDocuments, fixtures } from './lib.mjs';
 import { generate } from './gen-large.mjs';
@@ -182,6 +183,61 @@ export const tests = [
       assert.equal(turn.user, true);
       assert.ok(turn.text.includes(model.prompts[2]));
       assert.ok(turn.top >= 0 && turn.top < 400, `turn at ${turn.top}`);
+    },
+  },
+  {
+    name: 'the outline of a session of 3,000 prompts is built a slice at a time, each prompt\'s list when it is needed',
+    timeout: 180_000,
+    async run({ page, base }) {
+      // 3,000 prompts, each answered by two shell runs: 6,000 documents listed.
+      const line = (o) => `${JSON.stringify(o)}\n`;
+      let text = '';
+      for (let i = 0; i < 3000; i++) {
+        text += line({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: `Prompt ${i}` }] }, session_id: 's' });
+        for (const k of [0, 1]) {
+          const args = { command: `echo p${i}c${k}` };
+          text += line({ type: 'tool_call', subtype: 'started', call_id: `c${i}-${k}`, tool_call: { shellToolCall: { args } }, session_id: 's' });
+          text += line({ type: 'tool_call', subtype: 'completed', call_id: `c${i}-${k}`, tool_call: { shellToolCall: { args, result: { success: { stdout: 'ok\n', exitCode: 0 } } } }, session_id: 's' });
+        }
+      }
+      const path = join(mkdtempSync(join(tmpdir(), 'docstream-outline-')), 'prompts.jsonl');
+      writeFileSync(path, text);
+      await openViewer(page, base);
+      // The outline as the load ends: the first 300 prompts, none of the rest yet.
+      await page.evaluate(() => {
+        window.firstCount = null;
+        new MutationObserver((_, mo) => {
+          if (document.getElementById('outline-summary').textContent.startsWith('3000 prompts')) {
+            window.firstCount = document.querySelectorAll('#outline-list > li').length;
+            mo.disconnect();
+          }
+        }).observe(document.getElementById('outline-summary'), { childList: true, characterData: true, subtree: true });
+      });
+      await loadFile(page, path, 120_000);
+      await page.waitForFunction(() => document.querySelectorAll('#outline-list > li').length === 3000, null, { timeout: 30_000 });
+      const r = await page.evaluate(() => {
+        const entries = [...document.querySelectorAll('#outline-list > li')];
+        return {
+          first: window.firstCount,
+          lists: document.querySelectorAll('#outline-list > li > ol').length,
+          last: entries[2999].querySelector(':scope > button').textContent,
+          counts: entries[2999].querySelector('.counts').textContent,
+          summary: document.getElementById('outline-summary').textContent,
+        };
+      });
+      console.log(`     ${r.first} prompts listed when the load ended, ${r.lists} lists of documents built of 3,000`);
+      assert.equal(r.first, 300, 'the first 300 prompts at once');
+      assert.ok(r.lists < 300, `lists built only near the outline's viewport: ${r.lists}`);
+      assert.equal(r.last, '3000. Prompt 2999');
+      assert.equal(r.counts, '2 commands');
+      assert.equal(r.summary, '3000 prompts · 6000 commands');
+      // Focus reaching a prompt far down builds its list; Tab goes on into it.
+      const entry = page.locator('#outline-list > li').nth(2500);
+      await entry.locator(':scope > button').focus();
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => ({ doc: document.activeElement.dataset.doc ?? null, text: document.activeElement.textContent }));
+      assert.ok(focused.doc, `focus went into the prompt's list: ${JSON.stringify(focused)}`);
+      assert.match(focused.text, /echo p2500c0/);
     },
   },
   {

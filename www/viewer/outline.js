@@ -1,6 +1,9 @@
 // The outline beside the transcript, from <docstream-view>'s `outline()`: one entry per
 // user prompt and, under it, the file edits, terminal commands and plans of the answers
-// that follow, with counts. Activating an entry reveals it in the view.
+// that follow, with counts. Activating an entry reveals it in the view. A long session's
+// outline is built in slices (the first 300 prompts at once), and past a few
+// thousand documents a prompt's list is built when it comes near the outline's viewport
+// or takes focus.
 
 /** The documents listed, by type. */
 const KINDS = {
@@ -20,11 +23,26 @@ function counts(c) {
   return COUNTED.filter((k) => c[k.kind]).map((k) => `${c[k.kind]} ${c[k.kind] === 1 ? k.one : k.many}`).join(' · ');
 }
 
-/** Rebuilds the outline list from the view's outline; returns it. */
+/** Prompts whose entries are built at once; those after are built a slice at a time, so
+ * that a session of thousands of prompts makes no long task. */
+const FIRST_GROUPS = 300;
+/** How long one slice of building may take (ms). */
+const SLICE_MS = 8;
+/** Up to this many documents listed, every prompt's list is built at once; above, a
+ * prompt's list is built when its entry comes near the outline's viewport or takes focus. */
+const EAGER_ITEMS = 2000;
+
+/** The build in progress per list: a newer one ends the one before. */
+const builds = new WeakMap();
+
+/** Rebuilds the outline list from the view's outline; returns it. The first
+ * FIRST_GROUPS prompts' entries are in the list when it returns, the rest follow a slice
+ * at a time. */
 export function buildOutline(view, list, summary) {
   const outline = view.outline();
   const groups = [];
   let group = null;
+  let listed = 0;
   for (const turn of outline.turns) {
     if (turn.role === 'user' || !group) {
       const prompt = turn.role === 'user' ? turn.label || 'Prompt' : 'Response';
@@ -36,53 +54,143 @@ export function buildOutline(view, list, summary) {
       if (!k) continue;
       const applied = !(doc.type === 'file_edit' && (doc.status === 'rejected' || doc.status === 'error'));
       const kind = applied ? k.kind : NOT_APPLIED.kind;
-      group.items.push({ turn: turn.index, doc: doc.id, kind, label: short(doc.label || k.fallback, 70) });
+      // The entry itself is made with its list.
+      group.items.push([turn.index, doc, kind]);
       group.count[kind] = (group.count[kind] ?? 0) + 1;
+      listed++;
     }
   }
 
   const total = {};
-  const frag = document.createDocumentFragment();
-  groups.forEach((g, i) => {
-    for (const [k, n] of Object.entries(g.count)) total[k] = (total[k] ?? 0) + n;
-    const li = document.createElement('li');
-    li.className = 'turn';
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.dataset.turn = g.index;
-    b.textContent = `${i + 1}. ${g.label}`;
-    li.append(b);
-    const c = counts(g.count);
-    if (c) {
-      const span = document.createElement('span');
-      span.className = 'counts';
-      span.textContent = c;
-      li.append(span);
-    }
-    if (g.items.length) {
-      const ol = document.createElement('ol');
-      ol.setAttribute('aria-label', `In turn ${i + 1}`);
-      for (const item of g.items) {
-        const ili = document.createElement('li');
-        const ib = document.createElement('button');
-        ib.type = 'button';
-        ib.dataset.turn = item.turn;
-        ib.dataset.doc = item.doc;
-        ib.title = item.label;
-        const kind = document.createElement('span');
-        kind.className = 'kind';
-        kind.textContent = item.kind;
-        ib.append(kind, item.label);
-        ili.append(ib);
-        ol.append(ili);
-      }
-      li.append(ol);
-    }
-    frag.append(li);
-  });
-  list.replaceChildren(frag);
+  for (const g of groups) for (const [k, n] of Object.entries(g.count)) total[k] = (total[k] ?? 0) + n;
+  builds.get(list)?.stop();
+  const build = new Build(list, groups, listed > EAGER_ITEMS);
+  builds.set(list, build);
+  build.run();
   summary.textContent = groups.length
     ? `${groups.length} ${groups.length === 1 ? 'prompt' : 'prompts'}${counts(total) ? ` · ${counts(total)}` : ''}`
     : 'Nothing loaded.';
   return outline;
+}
+
+/** One build of the outline list: its entries, the first at once and the rest a slice at
+ * a time; with `lazy`, a prompt's list of documents only when it is needed. */
+class Build {
+  #list;
+  #groups;
+  #lazy;
+  #next = 0;
+  #stopped = false;
+  #observer = null;
+  /** Per entry (`li`) whose list is not built yet, its group. */
+  #waiting = new WeakMap();
+
+  constructor(list, groups, lazy) {
+    this.#list = list;
+    this.#groups = groups;
+    this.#lazy = lazy;
+    if (lazy && typeof IntersectionObserver === 'function') {
+      const nav = list.closest('.outline');
+      this.#observer = new IntersectionObserver(
+        (entries) => {
+          for (const e of entries) if (e.isIntersecting) this.#items(e.target);
+        },
+        { root: nav && nav.scrollHeight > nav.clientHeight ? nav : null, rootMargin: '400px 0px' },
+      );
+    }
+    this.onFocus = (e) => {
+      const li = e.target.closest?.('li.turn');
+      if (li) this.#items(li);
+    };
+    if (lazy) list.addEventListener('focusin', this.onFocus);
+  }
+
+  /** Builds the first entries and schedules the rest. */
+  run() {
+    this.#list.replaceChildren(this.#entries(FIRST_GROUPS));
+    this.#more();
+  }
+
+  /** Ends this build (a newer one replaces the list). */
+  stop() {
+    this.#stopped = true;
+    this.#observer?.disconnect();
+    this.#list.removeEventListener('focusin', this.onFocus);
+  }
+
+  #more() {
+    if (this.#stopped || this.#next >= this.#groups.length) return;
+    setTimeout(() => {
+      if (this.#stopped) return;
+      const until = performance.now() + SLICE_MS;
+      const frag = document.createDocumentFragment();
+      while (this.#next < this.#groups.length && performance.now() < until) frag.append(this.#entries(50));
+      this.#list.append(frag);
+      this.#more();
+    }, 0);
+  }
+
+  /** The next `n` entries, as a fragment. */
+  #entries(n) {
+    const frag = document.createDocumentFragment();
+    const end = Math.min(this.#groups.length, this.#next + n);
+    for (; this.#next < end; this.#next++) {
+      const i = this.#next;
+      const g = this.#groups[i];
+      const li = document.createElement('li');
+      li.className = 'turn';
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.turn = g.index;
+      b.textContent = `${i + 1}. ${g.label}`;
+      li.append(b);
+      const c = counts(g.count);
+      if (c) {
+        const span = document.createElement('span');
+        span.className = 'counts';
+        span.textContent = c;
+        li.append(span);
+      }
+      if (g.items.length) {
+        if (!this.#lazy) li.append(itemList(g, i));
+        else {
+          this.#waiting.set(li, [g, i]);
+          this.#observer?.observe(li);
+        }
+      }
+      frag.append(li);
+    }
+    return frag;
+  }
+
+  /** Entry `li`'s list of documents, built if it is not yet. */
+  #items(li) {
+    const waiting = this.#waiting.get(li);
+    if (!waiting) return;
+    this.#waiting.delete(li);
+    this.#observer?.unobserve(li);
+    li.append(itemList(...waiting));
+  }
+}
+
+/** The list of the documents of group `g`, the `i`-th prompt. */
+function itemList(g, i) {
+  const ol = document.createElement('ol');
+  ol.setAttribute('aria-label', `In turn ${i + 1}`);
+  for (const [turn, doc, what] of g.items) {
+    const item = { turn, doc: doc.id, kind: what, label: short(doc.label || KINDS[doc.type].fallback, 70) };
+    const ili = document.createElement('li');
+    const ib = document.createElement('button');
+    ib.type = 'button';
+    ib.dataset.turn = item.turn;
+    ib.dataset.doc = item.doc;
+    ib.title = item.label;
+    const kind = document.createElement('span');
+    kind.className = 'kind';
+    kind.textContent = item.kind;
+    ib.append(kind, item.label);
+    ili.append(ib);
+    ol.append(ili);
+  }
+  return ol;
 }
