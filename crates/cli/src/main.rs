@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! docstream json [--format F] [--chunk N] FILE|-
-//! docstream html [--format F] [--chunk N] [--locale en|de] FILE|-
+//! docstream html [--format F] [--chunk N] [--locale en|de] [--redact] FILE|-
 //! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream convert --to openai|anthropic FILE|-
 //! docstream list [--json] PATH
@@ -45,6 +45,9 @@ const USAGE: &str =
   export      write a static site of every conversation of PATH to --out DIR:
               index.html with search, one page per conversation
   --locale    language of labels: en (default) or de
+  --redact    html: mask credential-shaped values (API keys, tokens, private keys,
+              passwords) as [redacted: kind]; the count goes to the page header
+              and to stderr
   --no-highlight
               html: leave the code uncoloured (colouring reads about
               1.5 MB of code a second)
@@ -83,6 +86,8 @@ struct Args {
     json: bool,
     /// Colour the code of HTML pages.
     highlight: bool,
+    /// `html --redact`: mask secrets (docstream-redact).
+    redact: bool,
 }
 
 fn usage() -> String {
@@ -107,6 +112,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
     let mut to = None;
     let (mut conversation, mut out, mut json) = (None, None, false);
     let mut highlight = true;
+    let mut redact = false;
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Long("format") => {
@@ -167,6 +173,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
             }
             Long("json") => json = true,
             Long("no-highlight") => highlight = false,
+            Long("redact") => redact = true,
             Long("help") | Short('h') => return Err(Failure::Help),
             Long("version") | Short('V') => return Err(Failure::Version),
             Value(v) if command.is_none() => command = Some(v.string().map_err(|e| e.to_string())?),
@@ -196,6 +203,9 @@ fn parse_args_inner() -> Result<Args, Failure> {
     if conversation.is_some() && !matches!(command.as_str(), "json" | "html") {
         return Err(format!("--conversation is an option of json and html\n{}", usage()).into());
     }
+    if redact && command != "html" {
+        return Err(format!("--redact is an option of html\n{}", usage()).into());
+    }
     let input =
         input.ok_or_else(|| format!("missing FILE (or - for standard input)\n{}", usage()))?;
     Ok(Args {
@@ -209,6 +219,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
         out,
         json,
         highlight,
+        redact,
     })
 }
 
@@ -379,7 +390,9 @@ fn run() -> Result<(), Failure> {
     // With --chunk, the html page is built by applying the renderer's patches.
     let mut view = HtmlView::new(options.clone());
     let mut page_model = PageModel::new();
-    let incremental = args.command == "html" && args.chunk.is_some();
+    // With --redact the page is rendered once from the masked final state (masking is a
+    // function of the state, so the page is the same however the input was cut).
+    let incremental = args.command == "html" && args.chunk.is_some() && !args.redact;
     let mut apply = |stream: &mut DocStream| {
         if incremental {
             let changes = stream.take_changes();
@@ -405,7 +418,13 @@ fn run() -> Result<(), Failure> {
         };
         return Err(format!("{name} {what}; {}", expected()).into());
     }
-    let conversation = stream.conversation();
+    let mut masked = None;
+    if args.redact {
+        let mut copy = stream.conversation().clone();
+        let report = docstream_redact::mask_conversation(&mut copy);
+        masked = Some((copy, report));
+    }
+    let conversation = masked.as_ref().map_or(stream.conversation(), |(c, _)| c);
     let mut out = io::BufWriter::new(io::stdout().lock());
     let w = |e: io::Error| Failure::Failed(format!("cannot write the output: {e}"));
     match args.command.as_str() {
@@ -413,7 +432,13 @@ fn run() -> Result<(), Failure> {
             // The page is titled by what the conversation is about, never by a path.
             let title = page::conversation_title(conversation);
             let title = title.as_str();
-            let header = page::page_header(conversation, title, &options);
+            let header = match &masked {
+                Some((_, report)) => {
+                    let counts: Vec<_> = report.counts().collect();
+                    page::page_header_masked(conversation, title, &options, &counts)
+                }
+                None => page::page_header(conversation, title, &options),
+            };
             if incremental {
                 // A turn at a time: the page model is the only whole copy of the page.
                 let mut result = Ok(());
@@ -448,6 +473,9 @@ fn run() -> Result<(), Failure> {
         }
     }
     out.flush().map_err(w)?;
+    if let Some((_, report)) = &masked {
+        say(&format!("{name}: {report}"));
+    }
     if let Some(line) = summary(name, conversation) {
         say(&line);
     }
@@ -572,7 +600,7 @@ fn store(args: &Args) -> Result<(), Failure> {
             partly(&library)
         }
         (command, Some(id)) => {
-            let conversation = library.read(id).map_err(|e| {
+            let mut conversation = library.read(id).map_err(|e| {
                 // Not found, perhaps because it is in a store that could not be read.
                 let mut lines = vec![e.to_string()];
                 lines.extend(library.unreadable().iter().cloned());
@@ -586,7 +614,17 @@ fn store(args: &Args) -> Result<(), Failure> {
                     .map(|e| e.title.clone())
                     .filter(|t| !t.is_empty())
                     .unwrap_or_else(|| page::conversation_title(&conversation));
-                let html = page::render_page(&conversation, &title, &options);
+                let html = if args.redact {
+                    let report = docstream_redact::mask_conversation(&mut conversation);
+                    let counts: Vec<_> = report.counts().collect();
+                    let mut body =
+                        page::page_header_masked(&conversation, &title, &options, &counts);
+                    body.push_str(&render_conversation(&conversation, &options));
+                    say(&format!("{id}: {report}"));
+                    page::wrap_page(&body, &title, options.locale)
+                } else {
+                    page::render_page(&conversation, &title, &options)
+                };
                 return out
                     .write_all(page::dressed(&html, args.highlight).as_bytes())
                     .map_err(w);

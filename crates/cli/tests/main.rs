@@ -4,6 +4,7 @@ mod agent_formats;
 mod cli;
 mod cli_convert;
 mod cli_html;
+mod cli_redact;
 mod fuzz_replay;
 mod hostile_colour_math;
 #[cfg(unix)]

@@ -1,0 +1,66 @@
+//! `docstream html --redact`: no secret of the session reaches the page, the page header
+//! and stderr say how many were masked, and the page is the same with `--chunk`.
+
+use std::process::{Command, Output};
+
+const SESSION: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../redact/tests/corpus/session.jsonl"
+);
+const SECRETS: &str = include_str!("../../redact/tests/corpus/session.secrets.txt");
+
+fn html(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_docstream"))
+        .arg("html")
+        .args(args)
+        .arg(SESSION)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "html {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+#[test]
+fn redact_masks_every_secret_and_says_how_many() {
+    let plain = String::from_utf8(html(&[]).stdout).unwrap();
+    let out = html(&["--redact"]);
+    let page = String::from_utf8(out.stdout).unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    for secret in SECRETS.lines().filter(|l| !l.starts_with('#')) {
+        assert!(plain.contains(secret), "{secret}: not in the plain page");
+        assert!(
+            !page.contains(secret),
+            "{secret}: left in the --redact page"
+        );
+    }
+    assert!(page.contains("[redacted: github-token]"));
+    assert!(!plain.contains("ds-fact-redacted"));
+    let fact = page
+        .split("<div class=\"ds-fact ds-fact-redacted\">")
+        .nth(1)
+        .and_then(|s| s.split("</div>").next())
+        .unwrap_or_else(|| panic!("no count in the page header"));
+    let n: u64 = fact
+        .split("<dd>")
+        .nth(1)
+        .and_then(|s| s.split([' ', '<']).next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no number in {fact:?}"));
+    assert!(n >= 12, "{fact}");
+    assert!(fact.contains("github-token"), "{fact}");
+    assert!(
+        stderr.contains(&format!("{n} secrets masked (")),
+        "stderr: {stderr}"
+    );
+    for chunk in ["1", "97"] {
+        let chunked = html(&["--redact", "--chunk", chunk]).stdout;
+        assert!(
+            chunked == page.as_bytes(),
+            "--redact --chunk {chunk} differs"
+        );
+    }
+}
