@@ -615,7 +615,10 @@ fn store(args: &Args) -> Result<(), Failure> {
                     .filter(|t| !t.is_empty())
                     .unwrap_or_else(|| page::conversation_title(&conversation));
                 let html = if args.redact {
-                    let report = docstream_redact::mask_conversation(&mut conversation);
+                    // The store's title is the first prompt's words: masked too.
+                    let (masked_title, mut report) = docstream_redact::mask_str(&title);
+                    let title = masked_title.into_owned();
+                    report.add(&docstream_redact::mask_conversation(&mut conversation));
                     let counts: Vec<_> = report.counts().collect();
                     let mut body =
                         page::page_header_masked(&conversation, &title, &options, &counts);

@@ -64,3 +64,58 @@ fn redact_masks_every_secret_and_says_how_many() {
         );
     }
 }
+
+/// `html --redact --conversation ID PATH`: a store's conversation, its title (the first
+/// prompt's words) included.
+#[test]
+fn redact_masks_a_stores_conversation_and_its_title() {
+    let dir = std::env::temp_dir().join(format!("docstream-redact-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(SESSION, dir.join("session.jsonl")).unwrap();
+    let run = |redact: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_docstream"));
+        cmd.arg("html");
+        if redact {
+            cmd.arg("--redact");
+        }
+        let out = cmd
+            .args(["--conversation", "session"])
+            .arg(&dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (plain, _) = run(false);
+    let (page, stderr) = run(true);
+    let title = |p: &str| {
+        p.split("<title>")
+            .nth(1)
+            .unwrap()
+            .split("</title>")
+            .next()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(title(&plain).contains("ghp_"), "{}", title(&plain));
+    assert!(!title(&page).contains("ghp_"), "{}", title(&page));
+    for secret in SECRETS.lines().filter(|l| !l.starts_with('#')) {
+        assert!(
+            !page.contains(secret),
+            "{secret}: left in the --redact page"
+        );
+    }
+    assert!(page.contains("ds-fact-redacted"));
+    assert!(
+        stderr.contains("session: ") && stderr.contains("secrets masked ("),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
