@@ -21,7 +21,7 @@ if (!existsSync(`${ROOT}/pkg/element.js`) || !existsSync(`${ROOT}/pkg/docstream_
 }
 
 const filter = process.argv[2] ?? '';
-const modules = ['element.test.mjs', 'highlight.test.mjs', 'thinking.test.mjs', 'tables.test.mjs', 'diagrams.test.mjs', 'math.test.mjs', 'keep-state.test.mjs', 'lifecycle.test.mjs', 'navigate.test.mjs', 'manifest.test.mjs', 'bundlers.test.mjs', 'startup.test.mjs', 'split.test.mjs', 'a11y.test.mjs', 'safety.test.mjs', 'embed.test.mjs', 'window.test.mjs', 'markdown.test.mjs'];
+const modules = ['element.test.mjs', 'highlight.test.mjs', 'thinking.test.mjs', 'tables.test.mjs', 'diagrams.test.mjs', 'math.test.mjs', 'keep-state.test.mjs', 'lifecycle.test.mjs', 'navigate.test.mjs', 'manifest.test.mjs', 'bundlers.test.mjs', 'startup.test.mjs', 'split.test.mjs', 'a11y.test.mjs', 'safety.test.mjs', 'embed.test.mjs', 'window.test.mjs', 'markdown.test.mjs', 'colours.test.mjs'];
 
 /** The VS Code webview page, filled in as extension.js does (cspSource = this server). */
 function vscodeHandler(req, res, url) {

@@ -51,7 +51,7 @@ pub(crate) fn export(
     dir: &Path,
     title: &str,
     options: &RenderOptions,
-    redact: &mut dyn Redact,
+    redact: &mut crate::Masker,
 ) -> Result<Written, String> {
     let conversations = dir.join("c");
     fs::create_dir_all(&conversations)
@@ -66,7 +66,8 @@ pub(crate) fn export(
         }
         let name = file_name(&entry.id, &mut taken);
         let path = conversations.join(format!("{name}.md"));
-        let md = conversation_markdown_with(conversation, options, redact);
+        let masked = redact.conversation(conversation);
+        let md = conversation_markdown_with(&masked, options, redact);
         match fs::write(&path, md) {
             Ok(()) => {
                 files += 1;

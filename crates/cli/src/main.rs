@@ -2,8 +2,8 @@
 //!
 //! ```text
 //! docstream json [--format F] [--chunk N] FILE|-
-//! docstream html [--format F] [--chunk N] [--locale en|de] FILE|-
-//! docstream md [--format F] [--chunk N] [--locale en|de] FILE|-
+//! docstream html [--format F] [--chunk N] [--locale en|de] [--redact] FILE|-
+//! docstream md [--format F] [--chunk N] [--locale en|de] [--no-redact] FILE|-
 //! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream convert --to openai|anthropic FILE|-
 //! docstream list [--json] PATH
@@ -23,7 +23,7 @@ use docstream_convert::request::{self, Dialect};
 use docstream_core::{DocStream, Format, Options};
 use docstream_html::HtmlView;
 use docstream_html::labels::Locale;
-use docstream_html::markdown_export::{KeepAll, Redact, conversation_markdown_with};
+use docstream_html::markdown_export::{Redact, conversation_markdown_with};
 use docstream_html::patch::PageModel;
 use docstream_html::{RenderOptions, page, progress, render_conversation};
 
@@ -57,6 +57,11 @@ const USAGE: &str =
               default) a static site, index.html with search and one page per
               conversation; --to md index.md and c/ID.md per conversation
   --locale    language of labels: en (default) or de
+  --no-redact md, export --to md: keep credential-shaped values (they are
+              masked as [redacted: kind] by default; the count goes to stderr)
+  --redact    html: mask credential-shaped values (API keys, tokens, private keys,
+              passwords) as [redacted: kind]; the count goes to the page header
+              and to stderr
   --no-highlight
               html: leave the code uncoloured (colouring reads about
               1.5 MB of code a second)
@@ -98,6 +103,10 @@ struct Args {
     json: bool,
     /// Colour the code of HTML pages.
     highlight: bool,
+    /// `html --redact`: mask secrets (docstream-redact).
+    redact: bool,
+    /// `md`/`export --to md --no-redact`: keep secrets (masked by default).
+    no_redact: bool,
 }
 
 fn usage() -> String {
@@ -122,6 +131,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
     let mut to_name: Option<String> = None;
     let (mut conversation, mut out, mut json) = (None, None, false);
     let mut highlight = true;
+    let (mut redact, mut no_redact) = (false, false);
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Long("format") => {
@@ -181,6 +191,8 @@ fn parse_args_inner() -> Result<Args, Failure> {
             }
             Long("json") => json = true,
             Long("no-highlight") => highlight = false,
+            Long("redact") => redact = true,
+            Long("no-redact") => no_redact = true,
             Long("help") | Short('h') => return Err(Failure::Help),
             Long("version") | Short('V') => return Err(Failure::Version),
             Value(v) if command.is_none() => command = Some(v.string().map_err(|e| e.to_string())?),
@@ -235,6 +247,16 @@ fn parse_args_inner() -> Result<Args, Failure> {
         )
         .into());
     }
+    if redact && command != "html" {
+        return Err(format!("--redact is an option of html\n{}", usage()).into());
+    }
+    if no_redact && !(command == "md" || command == "export" && to_md) {
+        return Err(format!(
+            "--no-redact is an option of md and export --to md\n{}",
+            usage()
+        )
+        .into());
+    }
     let input =
         input.ok_or_else(|| format!("missing FILE (or - for standard input)\n{}", usage()))?;
     Ok(Args {
@@ -249,6 +271,8 @@ fn parse_args_inner() -> Result<Args, Failure> {
         out,
         json,
         highlight,
+        redact,
+        no_redact,
     })
 }
 
@@ -419,7 +443,9 @@ fn run() -> Result<(), Failure> {
     // With --chunk, the html page is built by applying the renderer's patches.
     let mut view = HtmlView::new(options.clone());
     let mut page_model = PageModel::new();
-    let incremental = args.command == "html" && args.chunk.is_some();
+    // With --redact the page is rendered once from the masked final state (masking is a
+    // function of the state, so the page is the same however the input was cut).
+    let incremental = args.command == "html" && args.chunk.is_some() && !args.redact;
     let mut apply = |stream: &mut DocStream| {
         if incremental {
             let changes = stream.take_changes();
@@ -445,7 +471,13 @@ fn run() -> Result<(), Failure> {
         };
         return Err(format!("{name} {what}; {}", expected()).into());
     }
-    let conversation = stream.conversation();
+    let mut masked = None;
+    if args.redact {
+        let mut copy = stream.conversation().clone();
+        let report = docstream_redact::mask_conversation(&mut copy);
+        masked = Some((copy, report));
+    }
+    let conversation = masked.as_ref().map_or(stream.conversation(), |(c, _)| c);
     let mut out = io::BufWriter::new(io::stdout().lock());
     let w = |e: io::Error| Failure::Failed(format!("cannot write the output: {e}"));
     match args.command.as_str() {
@@ -453,7 +485,13 @@ fn run() -> Result<(), Failure> {
             // The page is titled by what the conversation is about, never by a path.
             let title = page::conversation_title(conversation);
             let title = title.as_str();
-            let header = page::page_header(conversation, title, &options);
+            let header = match &masked {
+                Some((_, report)) => {
+                    let counts: Vec<_> = report.counts().collect();
+                    page::page_header_masked(conversation, title, &options, &counts)
+                }
+                None => page::page_header(conversation, title, &options),
+            };
             if incremental {
                 // A turn at a time: the page model is the only whole copy of the page.
                 let mut result = Ok(());
@@ -477,9 +515,12 @@ fn run() -> Result<(), Failure> {
             }
         }
         "md" => {
-            let md = conversation_markdown_with(conversation, &options, &mut *redaction(&args));
+            let mut masker = Masker::new(&args);
+            let masked = masker.conversation(conversation);
+            let md = conversation_markdown_with(&masked, &options, &mut masker);
             out.write_all(for_terminal(&md, true).as_bytes())
                 .map_err(w)?;
+            masker.say(name);
         }
         "text" => {
             let text = progress::progress_lines(conversation, args.locale);
@@ -493,6 +534,9 @@ fn run() -> Result<(), Failure> {
         }
     }
     out.flush().map_err(w)?;
+    if let Some((_, report)) = &masked {
+        say(&format!("{name}: {report}"));
+    }
     if let Some(line) = summary(name, conversation) {
         say(&line);
     }
@@ -500,11 +544,51 @@ fn run() -> Result<(), Failure> {
 }
 
 /// What every text of a run passes before it is written as Markdown (`md`, `export
-/// --to md`): the hook where secret masking goes (issue 39). Today it keeps every text;
-/// the redaction crate's masker is returned here, and `--no-redact` chooses
-/// [`KeepAll`].
-fn redaction(_args: &Args) -> Box<dyn Redact> {
-    Box::new(KeepAll)
+/// --to md`): credential-shaped values masked (docstream-redact), unless `--no-redact`.
+struct Masker {
+    on: bool,
+    report: docstream_redact::Report,
+}
+
+impl Masker {
+    fn new(args: &Args) -> Masker {
+        Masker {
+            on: !args.no_redact,
+            report: docstream_redact::Report::default(),
+        }
+    }
+
+    /// The conversation with its secrets masked (every text, JSON values by their keys
+    /// too), or as it is with `--no-redact`.
+    fn conversation<'c>(
+        &mut self,
+        conversation: &'c docstream_model::Conversation,
+    ) -> Cow<'c, docstream_model::Conversation> {
+        if !self.on {
+            return Cow::Borrowed(conversation);
+        }
+        let mut copy = conversation.clone();
+        self.report
+            .add(&docstream_redact::mask_conversation(&mut copy));
+        Cow::Owned(copy)
+    }
+
+    /// Says on stderr what was masked in `what`.
+    fn say(&self, what: &str) {
+        if self.on {
+            say(&format!("{what}: {}", self.report));
+        }
+    }
+}
+
+impl Redact for Masker {
+    fn redact<'t>(&mut self, text: &'t str) -> Cow<'t, str> {
+        if self.on {
+            docstream_redact::Redactor::global().mask(text, &mut self.report)
+        } else {
+            Cow::Borrowed(text)
+        }
+    }
 }
 
 /// Text for a terminal: no control character of the input reaches it, so no
@@ -606,8 +690,9 @@ fn store(args: &Args) -> Result<(), Failure> {
         ("export", None) if args.to_md => {
             let dir = std::path::Path::new(args.out.as_deref().unwrap_or("."));
             let title = format!("Conversations of {}", args.input);
-            let done =
-                export_md::export(&mut library, dir, &title, &options, &mut *redaction(args))?;
+            let mut masker = Masker::new(args);
+            let done = export_md::export(&mut library, dir, &title, &options, &mut masker)?;
+            masker.say(&args.input);
             say(&format!(
                 "wrote {} conversation files{} to {}",
                 done.files,
@@ -645,15 +730,20 @@ fn store(args: &Args) -> Result<(), Failure> {
             partly(&library)
         }
         (command, Some(id)) => {
-            let conversation = library.read(id).map_err(|e| {
+            let mut conversation = library.read(id).map_err(|e| {
                 // Not found, perhaps because it is in a store that could not be read.
                 let mut lines = vec![e.to_string()];
                 lines.extend(library.unreadable().iter().cloned());
                 Failure::Partial(lines)
             })?;
             if command == "md" || (command == "export" && args.to_md) {
-                let md = conversation_markdown_with(&conversation, &options, &mut *redaction(args));
-                return out.write_all(for_terminal(&md, true).as_bytes()).map_err(w);
+                let mut masker = Masker::new(args);
+                let masked = masker.conversation(&conversation);
+                let md = conversation_markdown_with(&masked, &options, &mut masker);
+                out.write_all(for_terminal(&md, true).as_bytes())
+                    .map_err(w)?;
+                masker.say(id);
+                return Ok(());
             }
             if command == "html" || command == "export" {
                 let title = library
@@ -663,7 +753,20 @@ fn store(args: &Args) -> Result<(), Failure> {
                     .map(|e| e.title.clone())
                     .filter(|t| !t.is_empty())
                     .unwrap_or_else(|| page::conversation_title(&conversation));
-                let html = page::render_page(&conversation, &title, &options);
+                let html = if args.redact {
+                    // The store's title is the first prompt's words: masked too.
+                    let (masked_title, mut report) = docstream_redact::mask_str(&title);
+                    let title = masked_title.into_owned();
+                    report.add(&docstream_redact::mask_conversation(&mut conversation));
+                    let counts: Vec<_> = report.counts().collect();
+                    let mut body =
+                        page::page_header_masked(&conversation, &title, &options, &counts);
+                    body.push_str(&render_conversation(&conversation, &options));
+                    say(&format!("{id}: {report}"));
+                    page::wrap_page(&body, &title, options.locale)
+                } else {
+                    page::render_page(&conversation, &title, &options)
+                };
                 return out
                     .write_all(page::dressed(&html, args.highlight).as_bytes())
                     .map_err(w);

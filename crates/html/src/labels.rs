@@ -168,6 +168,7 @@ pub enum Label {
     Json,
     CommandContents,
     When,
+    SecretsMasked,
 }
 
 /// The text of a label in a locale.
@@ -306,6 +307,7 @@ pub fn label(locale: Locale, key: Label) -> &'static str {
         Json => ("JSON", "JSON"),
         CommandContents => ("Command text", "Befehlstext"),
         When => ("When", "Wann"),
+        SecretsMasked => ("Secrets masked", "Maskierte Geheimnisse"),
     };
     match locale {
         Locale::En => en,

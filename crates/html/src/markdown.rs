@@ -752,4 +752,3 @@ mod tests {
         assert_eq!(slug("¿?"), "section");
     }
 }
-

@@ -150,6 +150,37 @@ pub fn page_header(conversation: &Conversation, title: &str, opts: &RenderOption
     out
 }
 
+/// [`page_header`] of a page whose secrets were masked: one more fact, how many values
+/// were masked and of which kinds (`masked`: each kind with its count, as
+/// `docstream-redact`'s report gives them), shown even when none were.
+pub fn page_header_masked(
+    conversation: &Conversation,
+    title: &str,
+    opts: &RenderOptions,
+    masked: &[(&str, u64)],
+) -> String {
+    let mut out = page_header(conversation, title, opts);
+    let mut fact = String::with_capacity(160);
+    fact.raw("<div class=\"ds-fact ds-fact-redacted\"><dt>")
+        .text(label(opts.locale, Label::SecretsMasked))
+        .raw("</dt><dd>")
+        .num(masked.iter().map(|(_, n)| n).sum());
+    for (i, (kind, n)) in masked.iter().enumerate() {
+        fact.raw(if i == 0 { " (" } else { ", " })
+            .num(*n)
+            .raw(" ")
+            .text(kind);
+    }
+    if !masked.is_empty() {
+        fact.raw(")");
+    }
+    fact.raw("</dd></div>\n");
+    if let Some(at) = out.rfind("</dl>") {
+        out.insert_str(at, &fact);
+    }
+    out
+}
+
 /// What a conversation is and adds up to, as a list: the agent, the project (working
 /// directory), the models, when it ran (first and last time) and its totals (tokens
 /// with the cache's, cost where stated, prompts and responses). Facts the source does

@@ -6,7 +6,7 @@ use crate::RenderOptions;
 use crate::escape::Markup;
 use crate::labels::Label;
 use crate::parts::{Part, Slot};
-use crate::terminal::{head_tail, strip_ansi};
+use crate::terminal::{head_tail, parse_ansi};
 use docstream_model::TerminalMeta;
 
 pub(super) const PARTS: &[Part] = &[Part::Head, Part::Body];
@@ -81,31 +81,34 @@ fn body(m: &TerminalMeta, opts: &RenderOptions, out: &mut String) {
         reason(out, why, opts);
         out.raw("\n");
     }
-    let output = strip_ansi(&m.output);
+    let styled = parse_ansi(&m.output);
+    let output: &str = &styled.text;
     if output.is_empty() {
         return;
     }
     copy_button(out, "output", Label::CopyOutput, opts);
     out.raw("\n");
-    match head_tail(&output) {
+    match head_tail(output) {
         None => {
-            out.raw("<pre class=\"ds-output\" tabindex=\"0\">")
-                .text(&output)
-                .raw("</pre>\n");
+            out.raw("<pre class=\"ds-output\" tabindex=\"0\">");
+            styled.push_html(0..output.len(), out);
+            out.raw("</pre>\n");
         }
-        Some((head, middle, tail)) => {
-            out.raw("<pre class=\"ds-output\" tabindex=\"0\">")
-                .text(head)
-                .raw("</pre>\n<details class=\"ds-output-more\"><summary>")
+        Some((head, middle, _)) => {
+            // The colours hold across the fold: each part opens the style in force.
+            let (a, b) = (head.len(), head.len() + middle.len());
+            out.raw("<pre class=\"ds-output\" tabindex=\"0\">");
+            styled.push_html(0..a, out);
+            out.raw("</pre>\n<details class=\"ds-output-more\"><summary>")
                 .text(l(opts, Label::OutputTruncated))
                 .raw(" (");
             let n = memchr::memchr_iter(b'\n', middle.as_bytes()).count() as u64;
             count(out, n, Label::Line, Label::Lines, opts);
-            out.raw(")</summary><pre class=\"ds-output\" tabindex=\"0\">")
-                .text(middle)
-                .raw("</pre></details>\n<pre class=\"ds-output\" tabindex=\"0\">")
-                .text(tail)
-                .raw("</pre>\n");
+            out.raw(")</summary><pre class=\"ds-output\" tabindex=\"0\">");
+            styled.push_html(a..b, out);
+            out.raw("</pre></details>\n<pre class=\"ds-output\" tabindex=\"0\">");
+            styled.push_html(b..output.len(), out);
+            out.raw("</pre>\n");
         }
     }
 }

@@ -1,0 +1,4 @@
+//! The tests of this crate, one binary (a module a file).
+
+mod conversation;
+mod corpus;
