@@ -8,13 +8,15 @@
 use crate::RenderOptions;
 use crate::document::push_duration;
 use crate::escape::Markup;
+use crate::labels::Locale;
 use crate::labels::{Label, label};
 use crate::page::title_line;
 use crate::progress::counted;
 use crate::time::push_time;
 use crate::user_prompt::render_user_content;
 use docstream_model::{
-    Conversation, DocKey, PromptFrom, Response, ResponseStatus, Rewound, Turn, Usage, UserTurn,
+    Compaction, Conversation, DocKey, PromptFrom, Response, ResponseStatus, Rewound, Turn, Usage,
+    UserTurn,
 };
 
 /// The closing tag of a turn's element.
@@ -116,6 +118,30 @@ fn rewound_mark(mark: Rewound, replacing: Option<&Turn>, opts: &RenderOptions, o
     }
 }
 
+/// The fork's mark as a line of text (the progress lines): `Rewound — replaced by
+/// “Start over”`.
+pub(crate) fn rewound_mark_text(
+    mark: Rewound,
+    replacing: Option<&Turn>,
+    locale: Locale,
+    out: &mut String,
+) {
+    let prompt = match replacing {
+        Some(Turn::User(u)) if u.compaction.is_none() => title_line(&u.content),
+        _ => None,
+    };
+    match (mark.fork, prompt) {
+        (false, _) => out.push_str(label(locale, Label::Rewound)),
+        (true, Some(p)) => {
+            out.push_str(label(locale, Label::RewoundReplacedBy));
+            out.push_str(" “");
+            out.push_str(&p);
+            out.push('”');
+        }
+        (true, None) => out.push_str(label(locale, Label::RewoundByResponse)),
+    }
+}
+
 fn own_header(turn: &Turn, nested: bool, opts: &RenderOptions, out: &mut String) {
     match turn {
         Turn::User(u) if u.compaction.is_some() => compaction_header(u, opts, out),
@@ -134,26 +160,10 @@ fn compaction_header(turn: &UserTurn, opts: &RenderOptions, out: &mut String) {
         .text(&turn.id)
         .raw("\"><span class=\"ds-compaction-mark\">")
         .text(l(Label::ContextCompacted));
-    let tokens = match (c.pre_tokens, c.post_tokens) {
-        (Some(pre), Some(post)) => Some(format!(
-            "{} → {} {}",
-            short_count(pre),
-            short_count(post),
-            l(Label::Tokens)
-        )),
-        (Some(pre), None) => Some(format!("{} {}", short_count(pre), l(Label::Tokens))),
-        (None, Some(post)) => Some(format!("→ {} {}", short_count(post), l(Label::Tokens))),
-        (None, None) => None,
-    };
-    let facts: Vec<String> = c
-        .trigger
-        .filter(|t| !t.trim().is_empty())
-        .into_iter()
-        .chain(tokens)
-        .collect();
+    let facts = compaction_facts(&c, opts.locale);
     if !facts.is_empty() {
         out.raw(" <span class=\"ds-compaction-facts\">(")
-            .text(&facts.join(", "))
+            .text(&facts)
             .raw(")</span>");
     }
     out.raw("</span>");
@@ -169,6 +179,29 @@ fn compaction_header(turn: &UserTurn, opts: &RenderOptions, out: &mut String) {
         out.raw("</div></details>");
     }
     out.raw("</div>\n");
+}
+
+/// What is known of a compaction, in a few words: `auto, 155k → 12k tokens`.
+pub(crate) fn compaction_facts(c: &Compaction, locale: Locale) -> String {
+    let tokens = label(locale, Label::Tokens);
+    let count = match (c.pre_tokens, c.post_tokens) {
+        (Some(pre), Some(post)) => Some(format!(
+            "{} → {} {tokens}",
+            short_count(pre),
+            short_count(post)
+        )),
+        (Some(pre), None) => Some(format!("{} {tokens}", short_count(pre))),
+        (None, Some(post)) => Some(format!("→ {} {tokens}", short_count(post))),
+        (None, None) => None,
+    };
+    let facts: Vec<String> = c
+        .trigger
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+        .into_iter()
+        .chain(count)
+        .collect();
+    facts.join(", ")
 }
 
 /// A count of tokens in a few characters: `812`, `12k`, `155k`, `1.2M`.
