@@ -182,3 +182,22 @@ fn calls_answered_out_of_line_and_progress_lines_are_no_fork() {
     assert_eq!(c.turns.len(), 4);
     assert!((0..4).all(|t| c.rewound(t).is_none()));
 }
+
+#[test]
+fn a_compact_run_in_the_stream_is_a_divider_and_no_empty_response() {
+    let input = fixture("claude-code-stream-json/compaction.jsonl");
+    let c = streamed_line_by_line(
+        "stream compaction.jsonl",
+        &input,
+        Format::ClaudeCodeStreamJson,
+    );
+    assert_eq!(c.turns.len(), 2, "{:#?}", c.turns);
+    let Turn::User(u) = &c.turns[1] else {
+        panic!("turn 1 is a response");
+    };
+    let m = u.compaction.as_ref().expect("a compaction");
+    assert_eq!(
+        (m.trigger.as_deref(), m.pre_tokens, m.post_tokens),
+        (Some("manual"), Some(33_919), Some(3_337))
+    );
+}

@@ -131,14 +131,22 @@ impl<'v> Line<'v> {
             summary: f.string("summary").ok().flatten(),
             custom_title: f.string("customTitle").ok().flatten(),
             // Read leniently: a bookkeeping value of another type loses only itself.
+            // A transcript's `compactMetadata {preTokens}`, the stream's
+            // `compact_metadata {pre_tokens}`.
             compaction: f
                 .object("compactMetadata")
                 .ok()
                 .flatten()
-                .map(|m| Compaction {
-                    trigger: m.string("trigger").ok().flatten(),
-                    pre_tokens: m.u64("preTokens").ok().flatten(),
-                    post_tokens: m.u64("postTokens").ok().flatten(),
+                .or_else(|| f.object("compact_metadata").ok().flatten())
+                .map(|m| {
+                    let count = |a: &str, b: &str| {
+                        m.u64(a).ok().flatten().or_else(|| m.u64(b).ok().flatten())
+                    };
+                    Compaction {
+                        trigger: m.string("trigger").ok().flatten(),
+                        pre_tokens: count("preTokens", "pre_tokens"),
+                        post_tokens: count("postTokens", "post_tokens"),
+                    }
                 }),
             is_compact_summary: f.bool("isCompactSummary").ok().flatten() == Some(true),
         })
@@ -171,6 +179,9 @@ pub(in crate::formats) struct ClaudeCode {
     /// The history's tree (a saved session): the last line of the branch being read,
     /// and for each line read, how many turns the conversation had after it.
     tree: Lineage,
+    /// The last thing the main agent did was compact its context: a `/compact` run's
+    /// empty `result` that follows ends no response.
+    compacted: bool,
 }
 
 /// What a saved session's `parentUuid` links say of the history: a line whose parent
@@ -372,6 +383,9 @@ impl ClaudeCode {
                 n.apply(Event::Time(at.clone()));
             }
         }
+        if matches!(line.kind, "user" | "assistant" | "stream_event") {
+            self.compacted = false;
+        }
         let uuid = line.uuid.clone().filter(|_| main_chain);
         self.apply_line(line, main_chain, &p, n);
         if let Some(uuid) = uuid {
@@ -413,7 +427,14 @@ impl ClaudeCode {
                 }
             }
             "system" if line.subtype == Some("compact_boundary") => {
-                if main_chain {
+                // The main agent's (a sub-agent's compaction stays inside its run).
+                let main = if self.transcript {
+                    main_chain
+                } else {
+                    line.parent_tool_use_id.is_none()
+                };
+                if main {
+                    self.compacted = true;
                     if let Some(at) = &line.timestamp {
                         n.apply(Event::Time(at.clone()));
                     }
@@ -481,6 +502,12 @@ impl ClaudeCode {
                     }
                 }
             }
+            // A `/compact` run's own result: nothing was said, the compaction shows it.
+            "result"
+                if self.compacted
+                    && !n.response_open()
+                    && line.result.is_none_or(|t| t.trim().is_empty())
+                    && line.is_error != Some(true) => {}
             "result" => result(line, n),
             // Bookkeeping with nothing to show.
             // What the session is called: the title the user gave it wins.
