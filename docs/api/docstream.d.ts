@@ -71,6 +71,21 @@ export interface Hunk {
 }
 
 /**
+ * A turn of a branch the user rewound from (Claude Code's `parentUuid` tree): the
+ * conversation went on from an earlier point, as if it had not been (addition).
+ */
+export interface Rewound {
+    /**
+     * Index of the turn that replaced the branch: the first of the branch taken instead.
+     */
+    replacedBy: number;
+    /**
+     * True for the first turn of the abandoned branch, where it forked off.
+     */
+    fork: boolean;
+}
+
+/**
  * A user turn: the prompt and its attachments.
  */
 export interface UserTurn {
@@ -95,6 +110,17 @@ export interface UserTurn {
      * sub-agent's prompt is written by the agent that started it. Absent: the person.
      */
     from?: PromptFrom;
+    /**
+     * Set when this turn is not a prompt but the point where the agent's context was
+     * compacted; `content` is then the summary that replaced the context (Claude Code's
+     * `compact_boundary` and `isCompactSummary` lines, Codex's `compacted` record).
+     */
+    compaction?: Compaction;
+    /**
+     * Set when the user rewound the conversation to before this turn (see
+     * [`ChatResponse::rewound`]).
+     */
+    rewound?: Rewound;
 }
 
 /**
@@ -222,6 +248,12 @@ export interface ChatResponse {
      * (addition). Only docstream links runs: a saved value is not read back.
      */
     parent?: ParentCall;
+    /**
+     * Set when the user rewound the conversation to before this turn (or a retry
+     * branched off before it): what the agent did next never saw it (addition). Only
+     * docstream marks rewinds: a saved value is not read back.
+     */
+    rewound?: Rewound;
 }
 
 /**
@@ -418,6 +450,26 @@ export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled" |
  * preview's elements and a code line.
  */
 export type Tag = "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "ul" | "ol" | "li" | "blockquote" | "pre" | "code" | "strong" | "em" | "del" | "a" | "span" | "table" | "thead" | "tbody" | "tr" | "th" | "td" | "hr";
+
+/**
+ * The agent's context was compacted here: what came before was replaced, for the
+ * model, by a summary (the turn's `content`) (addition).
+ */
+export interface Compaction {
+    /**
+     * What started it, as the source says: `auto` (the context was full) or `manual`
+     * (the user asked, `/compact`).
+     */
+    trigger?: string;
+    /**
+     * Tokens in the context before.
+     */
+    preTokens?: number;
+    /**
+     * Tokens in the context after.
+     */
+    postTokens?: number;
+}
 
 /**
  * The diff view of a file edit.

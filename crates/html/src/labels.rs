@@ -169,6 +169,13 @@ pub enum Label {
     CommandContents,
     When,
     SecretsMasked,
+    // The history's shape (issue 37).
+    ContextCompacted,
+    CompactionSummary,
+    Compactions,
+    Rewound,
+    RewoundReplacedBy,
+    RewoundByResponse,
 }
 
 /// The text of a label in a locale.
@@ -308,6 +315,18 @@ pub fn label(locale: Locale, key: Label) -> &'static str {
         CommandContents => ("Command text", "Befehlstext"),
         When => ("When", "Wann"),
         SecretsMasked => ("Secrets masked", "Maskierte Geheimnisse"),
+        ContextCompacted => ("Context compacted", "Kontext verdichtet"),
+        CompactionSummary => (
+            "Summary the agent went on from",
+            "Zusammenfassung, mit der der Agent weitermachte",
+        ),
+        Compactions => ("compactions", "Verdichtungen"),
+        Rewound => ("Rewound", "Zurückgespult"),
+        RewoundReplacedBy => ("Rewound — replaced by", "Zurückgespult — ersetzt durch"),
+        RewoundByResponse => (
+            "Rewound — replaced by the response that follows",
+            "Zurückgespult — ersetzt durch die folgende Antwort",
+        ),
     };
     match locale {
         Locale::En => en,

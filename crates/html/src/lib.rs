@@ -99,7 +99,7 @@ fn render_turn_into(
     };
     let parent = conversation.subagent_parent(index);
     turn::turn_open(index, turn, parent, out);
-    turn::turn_header(turn, parent.is_some(), opts, out);
+    turn::turn_header(conversation, index, parent.is_some(), opts, out);
     if let Turn::Assistant(r) = turn {
         for (i, doc) in r.documents.iter().enumerate() {
             between(out);

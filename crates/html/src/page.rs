@@ -109,15 +109,15 @@ pub fn conversation_title(conversation: &Conversation) -> String {
         return title;
     }
     let prompt = conversation.turns.iter().find_map(|t| match t {
-        Turn::User(u) => title_line(&u.content),
-        Turn::Assistant(_) => None,
+        Turn::User(u) if u.compaction.is_none() => title_line(&u.content),
+        _ => None,
     });
     prompt.unwrap_or_else(|| "docstream".to_owned())
 }
 
 /// The first line of a prompt that a person wrote (not an agent's wrapping such as
 /// `<command-name>` or a `Caveat:`), its Markdown heading marks gone, cut at a word.
-fn title_line(text: &str) -> Option<String> {
+pub(crate) fn title_line(text: &str) -> Option<String> {
     const MAX: usize = 80;
     let line = text
         .lines()
@@ -243,6 +243,12 @@ pub fn page_facts(conversation: &Conversation, opts: &RenderOptions) -> String {
             .num(t.responses as u64)
             .raw(" ")
             .text(l(Label::Responses));
+        if t.compactions > 0 {
+            out.raw(" · ")
+                .num(t.compactions as u64)
+                .raw(" ")
+                .text(l(Label::Compactions));
+        }
     });
     out.raw("</dl>\n");
     out

@@ -369,9 +369,33 @@ pub fn headline(doc: &Document, l: Locale) -> Option<Headline> {
 pub fn progress_lines(conversation: &Conversation, locale: Locale) -> String {
     let mut out = String::new();
     for t in 0..conversation.turns.len() {
-        if conversation.subagent_parent(t).is_none() {
-            turn_lines(conversation, t, 0, locale, &mut out);
+        if conversation.subagent_parent(t).is_some() {
+            continue;
         }
+        // The history's shape: where a branch was rewound from, where the context was
+        // compacted.
+        if let Some(mark) = conversation.rewound(t).filter(|m| m.fork) {
+            let mut line = String::new();
+            crate::turn::rewound_mark_text(
+                mark,
+                conversation.turns.get(mark.replaced_by),
+                locale,
+                &mut line,
+            );
+            out.push_str(&line);
+            out.push('\n');
+        }
+        if let Turn::User(u) = &conversation.turns[t] {
+            if let Some(c) = &u.compaction {
+                out.push_str(label(locale, Label::ContextCompacted));
+                let facts = crate::turn::compaction_facts(c, locale);
+                if !facts.is_empty() {
+                    out.push_str(&format!(" ({facts})"));
+                }
+                out.push('\n');
+            }
+        }
+        turn_lines(conversation, t, 0, locale, &mut out);
     }
     out
 }

@@ -8,11 +8,16 @@
 use crate::RenderOptions;
 use crate::document::push_duration;
 use crate::escape::Markup;
+use crate::labels::Locale;
 use crate::labels::{Label, label};
+use crate::page::title_line;
 use crate::progress::counted;
 use crate::time::push_time;
 use crate::user_prompt::render_user_content;
-use docstream_model::{DocKey, PromptFrom, Response, ResponseStatus, Turn, Usage, UserTurn};
+use docstream_model::{
+    Compaction, Conversation, DocKey, PromptFrom, Response, ResponseStatus, Rewound, Turn, Usage,
+    UserTurn,
+};
 
 /// The closing tag of a turn's element.
 pub(crate) const TURN_CLOSE: &str = "</section>\n";
@@ -34,6 +39,7 @@ pub(crate) fn turn_close(parent: Option<DocKey>) -> &'static str {
 /// ([`Conversation::subagent_parent`](docstream_model::Conversation::subagent_parent)).
 pub(crate) fn turn_open(index: usize, turn: &Turn, parent: Option<DocKey>, out: &mut String) {
     let class = match turn {
+        Turn::User(u) if u.compaction.is_some() => "ds-compaction",
         Turn::User(_) => "ds-user",
         Turn::Assistant(_) => "ds-assistant",
     };
@@ -56,13 +62,157 @@ pub(crate) fn turn_open(index: usize, turn: &Turn, parent: Option<DocKey>, out: 
         .raw("\">\n");
 }
 
-/// Writes the header of a turn: one element, replaced whole when it changes (for a
-/// sub-agent's run, `nested`, the `<summary>` of its element).
-pub(crate) fn turn_header(turn: &Turn, nested: bool, opts: &RenderOptions, out: &mut String) {
+/// Writes the header of turn `index`: one element, replaced whole when it changes (for
+/// a sub-agent's run, `nested`, the `<summary>` of its element). The header of a turn
+/// of a branch the user rewound from folds it: a `<details class="ds-rewound">` whose
+/// summary says so (at the fork, what replaced the branch), holding the turn's own
+/// header; while it is closed the stylesheet hides the documents after it.
+pub(crate) fn turn_header(
+    conv: &Conversation,
+    index: usize,
+    nested: bool,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
+    let Some(turn) = conv.turns.get(index) else {
+        return;
+    };
+    match conv.rewound(index).filter(|_| !nested) {
+        Some(mark) => {
+            out.raw("<details class=\"ds-rewound\" data-replaced-by=\"")
+                .num(mark.replaced_by as u64)
+                .raw("\"><summary class=\"ds-rewound-mark")
+                .raw(if mark.fork { " ds-fork" } else { "" })
+                .raw("\">");
+            rewound_mark(mark, conv.turns.get(mark.replaced_by), opts, out);
+            out.raw("</summary>\n");
+            own_header(turn, nested, opts, out);
+            out.raw("</details>\n");
+        }
+        None => own_header(turn, nested, opts, out),
+    }
+}
+
+/// What a rewound turn's fold says: at the fork, what replaced the branch (the prompt
+/// the user gave instead, or the response that follows); after it, that it was rewound.
+fn rewound_mark(mark: Rewound, replacing: Option<&Turn>, opts: &RenderOptions, out: &mut String) {
+    let l = |k| label(opts.locale, k);
+    if !mark.fork {
+        out.text(l(Label::Rewound));
+        return;
+    }
+    let prompt = match replacing {
+        Some(Turn::User(u)) if u.compaction.is_none() => title_line(&u.content),
+        _ => None,
+    };
+    match prompt {
+        Some(p) => {
+            out.text(l(Label::RewoundReplacedBy))
+                .raw(" <q class=\"ds-replaced-by\">")
+                .text(&p)
+                .raw("</q>");
+        }
+        None => {
+            out.text(l(Label::RewoundByResponse));
+        }
+    }
+}
+
+/// The fork's mark as a line of text (the progress lines): `Rewound — replaced by
+/// “Start over”`.
+pub(crate) fn rewound_mark_text(
+    mark: Rewound,
+    replacing: Option<&Turn>,
+    locale: Locale,
+    out: &mut String,
+) {
+    let prompt = match replacing {
+        Some(Turn::User(u)) if u.compaction.is_none() => title_line(&u.content),
+        _ => None,
+    };
+    match (mark.fork, prompt) {
+        (false, _) => out.push_str(label(locale, Label::Rewound)),
+        (true, Some(p)) => {
+            out.push_str(label(locale, Label::RewoundReplacedBy));
+            out.push_str(" “");
+            out.push_str(&p);
+            out.push('”');
+        }
+        (true, None) => out.push_str(label(locale, Label::RewoundByResponse)),
+    }
+}
+
+fn own_header(turn: &Turn, nested: bool, opts: &RenderOptions, out: &mut String) {
     match turn {
+        Turn::User(u) if u.compaction.is_some() => compaction_header(u, opts, out),
         Turn::User(u) => user_header(u, opts, out),
         Turn::Assistant(r) if nested => run_header(r, opts, out),
         Turn::Assistant(r) => response_header(r, opts, out),
+    }
+}
+
+/// A compaction: a divider, "Context compacted (auto, 155k → 12k tokens)", and the
+/// summary the agent went on from, folded, as a note of the system (never a prompt).
+fn compaction_header(turn: &UserTurn, opts: &RenderOptions, out: &mut String) {
+    let l = |k| label(opts.locale, k);
+    let c = turn.compaction.clone().unwrap_or_default();
+    out.raw("<div class=\"ds-turn-header ds-compaction-divider\" data-turn-id=\"")
+        .text(&turn.id)
+        .raw("\"><span class=\"ds-compaction-mark\">")
+        .text(l(Label::ContextCompacted));
+    let facts = compaction_facts(&c, opts.locale);
+    if !facts.is_empty() {
+        out.raw(" <span class=\"ds-compaction-facts\">(")
+            .text(&facts)
+            .raw(")</span>");
+    }
+    out.raw("</span>");
+    if let Some(at) = &turn.created {
+        out.raw(" ");
+        push_time(out, at);
+    }
+    if !turn.content.trim().is_empty() {
+        out.raw("\n<details class=\"ds-note ds-compaction-summary\"><summary>")
+            .text(l(Label::CompactionSummary))
+            .raw("</summary>\n<div class=\"ds-note-markdown\">");
+        render_user_content(&turn.content, &turn.id, opts, out);
+        out.raw("</div></details>");
+    }
+    out.raw("</div>\n");
+}
+
+/// What is known of a compaction, in a few words: `auto, 155k → 12k tokens`.
+pub(crate) fn compaction_facts(c: &Compaction, locale: Locale) -> String {
+    let tokens = label(locale, Label::Tokens);
+    let count = match (c.pre_tokens, c.post_tokens) {
+        (Some(pre), Some(post)) => Some(format!(
+            "{} → {} {tokens}",
+            short_count(pre),
+            short_count(post)
+        )),
+        (Some(pre), None) => Some(format!("{} {tokens}", short_count(pre))),
+        (None, Some(post)) => Some(format!("→ {} {tokens}", short_count(post))),
+        (None, None) => None,
+    };
+    let facts: Vec<String> = c
+        .trigger
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+        .into_iter()
+        .chain(count)
+        .collect();
+    facts.join(", ")
+}
+
+/// A count of tokens in a few characters: `812`, `12k`, `155k`, `1.2M`.
+fn short_count(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..999_500 => format!("{}k", (n + 500) / 1_000),
+        _ => {
+            let tenths = n.saturating_add(50_000) / 100_000;
+            format!("{}.{}M", tenths / 10, tenths % 10)
+        }
     }
 }
 

@@ -160,7 +160,13 @@ impl HtmlView {
                 continue;
             }
             self.scratch.clear();
-            turn_header(turn, self.turns[t].nested, &self.options, &mut self.scratch);
+            turn_header(
+                conv,
+                t,
+                self.turns[t].nested,
+                &self.options,
+                &mut self.scratch,
+            );
             self.work.rendered += self.scratch.len() as u64;
             let h = hash_str(&self.scratch);
             if h != self.turns[t].header {
@@ -220,7 +226,7 @@ impl HtmlView {
     fn insert_turn(&mut self, conv: &Conversation, t: usize, turn: &Turn, w: &mut PatchWriter) {
         let parent = conv.subagent_parent(t);
         self.scratch.clear();
-        turn_header(turn, parent.is_some(), &self.options, &mut self.scratch);
+        turn_header(conv, t, parent.is_some(), &self.options, &mut self.scratch);
         self.work.rendered += self.scratch.len() as u64;
         let header = hash_str(&self.scratch);
         let mut html = String::with_capacity(self.scratch.len() + 120);

@@ -3,6 +3,7 @@
 mod agent_formats;
 mod bad_input;
 mod cursor_store;
+mod history;
 mod markdown_export;
 mod progress_golden;
 mod render_golden;

@@ -39,6 +39,8 @@ fn main() {
         written::<Attachment>(),
         written::<ChatResponse>(),
         written::<ParentCall>(),
+        written::<Rewound>(),
+        written::<Compaction>(),
         written::<ResponseMetadata>(),
         written::<Usage>(),
         written::<TextMeta>(),

@@ -134,6 +134,47 @@ pub struct ChatResponse {
         deserialize_with = "super::document::not_read_back"
     )]
     pub parent: Option<ParentCall>,
+    /// Set when the user rewound the conversation to before this turn (or a retry
+    /// branched off before it): what the agent did next never saw it (addition). Only
+    /// docstream marks rewinds: a saved value is not read back.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::document::not_read_back"
+    )]
+    pub rewound: Option<Rewound>,
+}
+
+/// A turn of a branch the user rewound from (Claude Code's `parentUuid` tree): the
+/// conversation went on from an earlier point, as if it had not been (addition).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Rewound {
+    /// Index of the turn that replaced the branch: the first of the branch taken instead.
+    pub replaced_by: usize,
+    /// True for the first turn of the abandoned branch, where it forked off.
+    pub fork: bool,
+}
+
+/// The agent's context was compacted here: what came before was replaced, for the
+/// model, by a summary (the turn's `content`) (addition).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
+#[serde(rename_all = "camelCase")]
+pub struct Compaction {
+    /// What started it, as the source says: `auto` (the context was full) or `manual`
+    /// (the user asked, `/compact`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<String>,
+    /// Tokens in the context before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
+    pub pre_tokens: Option<u64>,
+    /// Tokens in the context after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
+    pub post_tokens: Option<u64>,
 }
 
 /// The tool call that started a sub-agent's run (addition).
@@ -201,6 +242,19 @@ pub struct UserTurn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[serde(deserialize_with = "super::lenient::value")]
     pub from: Option<PromptFrom>,
+    /// Set when this turn is not a prompt but the point where the agent's context was
+    /// compacted; `content` is then the summary that replaced the context (Claude Code's
+    /// `compact_boundary` and `isCompactSummary` lines, Codex's `compacted` record).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compaction: Option<Compaction>,
+    /// Set when the user rewound the conversation to before this turn (see
+    /// [`ChatResponse::rewound`]).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::document::not_read_back"
+    )]
+    pub rewound: Option<Rewound>,
 }
 
 /// Who wrote a prompt other than the person who ran the agent.
@@ -381,6 +435,14 @@ impl Conversation {
         };
         let t = m.subagent.as_ref()?.turn?;
         (self.subagent_parent(t) == Some(key)).then_some(t)
+    }
+
+    /// Where turn `turn` was rewound from, if it was.
+    pub fn rewound(&self, turn: usize) -> Option<Rewound> {
+        match self.turns.get(turn)? {
+            Turn::User(u) => u.rewound,
+            Turn::Assistant(r) => r.rewound,
+        }
     }
 
     /// The document with this id: the first one, should a stream name an id twice.

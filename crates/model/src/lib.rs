@@ -17,8 +17,8 @@ pub mod unknown;
 
 pub use changes::{Changes, DocChange, DocKey};
 pub use conversation::{
-    Attachment, ChatResponse, Conversation, ParentCall, Problem, PromptFrom, Response,
-    ResponseMetadata, ResponseStatus, Stats, Turn, Usage, UserTurn,
+    Attachment, ChatResponse, Compaction, Conversation, ParentCall, Problem, PromptFrom, Response,
+    ResponseMetadata, ResponseStatus, Rewound, Stats, Turn, Usage, UserTurn,
 };
 pub use document::{
     ApprovalStatus, CallStatus, ClarificationMeta, ClarificationOption, ClarificationQuestion,

@@ -20,6 +20,8 @@ pub struct Totals {
     pub last: Option<String>,
     /// The user's prompts.
     pub prompts: usize,
+    /// The times the agent's context was compacted.
+    pub compactions: usize,
     /// The responses (sub-agents' runs included).
     pub responses: usize,
 }
@@ -32,7 +34,11 @@ impl Conversation {
         for turn in &self.turns {
             let created = match turn {
                 Turn::User(u) => {
-                    t.prompts += 1;
+                    if u.compaction.is_some() {
+                        t.compactions += 1;
+                    } else {
+                        t.prompts += 1;
+                    }
                     u.created.as_deref()
                 }
                 Turn::Assistant(r) => {

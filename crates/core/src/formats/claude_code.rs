@@ -32,7 +32,7 @@ use super::usage::WireUsage;
 use super::{Adapter, Payload, json_error, or_report};
 use crate::framing::nests_deeper_than;
 use crate::limits::Limits;
-use crate::model::{PromptFrom, Usage};
+use crate::model::{Compaction, PromptFrom, Usage};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, kind_in};
 
 /// Claude Code's tool names (MCP tools are `mcp__<server>__<tool>`).
@@ -93,6 +93,10 @@ struct Line<'v> {
     summary: Option<String>,
     /// A `custom-title` line's title, the one the user gave the session.
     custom_title: Option<String>,
+    /// A `compact_boundary` line's `compactMetadata`.
+    compaction: Option<Compaction>,
+    /// A user line that is the summary of a compaction, not a prompt.
+    is_compact_summary: bool,
 }
 
 impl<'v> Line<'v> {
@@ -126,6 +130,25 @@ impl<'v> Line<'v> {
             total_cost_usd: f.f64("total_cost_usd").ok().flatten(),
             summary: f.string("summary").ok().flatten(),
             custom_title: f.string("customTitle").ok().flatten(),
+            // Read leniently: a bookkeeping value of another type loses only itself.
+            // A transcript's `compactMetadata {preTokens}`, the stream's
+            // `compact_metadata {pre_tokens}`.
+            compaction: f
+                .object("compactMetadata")
+                .ok()
+                .flatten()
+                .or_else(|| f.object("compact_metadata").ok().flatten())
+                .map(|m| {
+                    let count = |a: &str, b: &str| {
+                        m.u64(a).ok().flatten().or_else(|| m.u64(b).ok().flatten())
+                    };
+                    Compaction {
+                        trigger: m.string("trigger").ok().flatten(),
+                        pre_tokens: count("preTokens", "pre_tokens"),
+                        post_tokens: count("postTokens", "post_tokens"),
+                    }
+                }),
+            is_compact_summary: f.bool("isCompactSummary").ok().flatten() == Some(true),
         })
     }
 }
@@ -153,6 +176,21 @@ pub(in crate::formats) struct ClaudeCode {
     /// Sub-agents' own transcripts given beside the session, by agent id: each is read
     /// as its call's run when the call's result names the agent.
     subagent_files: HashMap<String, Vec<u8>>,
+    /// The history's tree (a saved session): the last line of the branch being read,
+    /// and for each line read, how many turns the conversation had after it.
+    tree: Lineage,
+    /// The last thing the main agent did was compact its context: a `/compact` run's
+    /// empty `result` that follows ends no response.
+    compacted: bool,
+}
+
+/// What a saved session's `parentUuid` links say of the history: a line whose parent
+/// is not the line before it continues from an earlier point (the user rewound, or a
+/// retry branched), and what came after that point is a branch left.
+#[derive(Default)]
+struct Lineage {
+    last: Option<String>,
+    turns_after: HashMap<String, usize>,
 }
 
 /// The `Task` calls of a saved session and the sub-agent lines they own.
@@ -326,6 +364,14 @@ impl ClaudeCode {
                 }
             }
         }
+        // The main history of this file: the main agent's lines, or a sub-agent's in
+        // its own transcript.
+        let main_chain = self.transcript
+            && run_of.is_none()
+            && line.is_sidechain == self.sidechain_file.unwrap_or(false);
+        if main_chain && matches!(line.kind, "user" | "assistant") {
+            self.fork(&line, n);
+        }
         if line.kind != "system" && line.parent_tool_use_id != self.agent {
             self.agent.clone_from(&line.parent_tool_use_id);
             n.apply(Event::Agent {
@@ -337,11 +383,62 @@ impl ClaudeCode {
                 n.apply(Event::Time(at.clone()));
             }
         }
+        if matches!(line.kind, "user" | "assistant" | "stream_event") {
+            self.compacted = false;
+        }
+        let uuid = line.uuid.clone().filter(|_| main_chain);
+        self.apply_line(line, main_chain, &p, n);
+        if let Some(uuid) = uuid {
+            self.tree.turns_after.insert(uuid.clone(), n.turn_count());
+            self.tree.last = Some(uuid);
+        }
+    }
+
+    /// A line whose parent is known but is not the line before it: the history forked
+    /// there, and the turns since are a branch left (only a line that writes a turn's
+    /// content forks it; a tool result answering an earlier line of its own response
+    /// leaves no turn behind, and nothing is marked).
+    fn fork(&mut self, line: &Line<'_>, n: &mut dyn Sink) {
+        let Some(last) = &self.tree.last else {
+            return;
+        };
+        let turns = match &line.parent_uuid {
+            Some(parent) if parent == last => return,
+            Some(parent) => self.tree.turns_after.get(parent).copied(),
+            // A prompt with no parent after the first line: the user went back to the
+            // start.
+            None => (line.kind == "user"
+                && !line.is_compact_summary
+                && line.message.as_ref().and_then(prompt_of).is_some())
+            .then_some(0),
+        };
+        if let Some(turns) = turns {
+            n.apply(Event::Rewind { turns });
+        }
+    }
+
+    /// Applies one line's events.
+    fn apply_line(&mut self, line: Line<'_>, main_chain: bool, p: &Payload<'_>, n: &mut dyn Sink) {
         match line.kind {
             "system" if line.subtype == Some("task_notification") => {
                 if let Some(parent) = line.tool_use_id {
                     let failed = line.status.as_deref().is_some_and(|s| s != "completed");
                     n.apply(Event::AgentEnd { parent, failed });
+                }
+            }
+            "system" if line.subtype == Some("compact_boundary") => {
+                // The main agent's (a sub-agent's compaction stays inside its run).
+                let main = if self.transcript {
+                    main_chain
+                } else {
+                    line.parent_tool_use_id.is_none()
+                };
+                if main {
+                    self.compacted = true;
+                    if let Some(at) = &line.timestamp {
+                        n.apply(Event::Time(at.clone()));
+                    }
+                    n.apply(Event::Compaction(line.compaction.unwrap_or_default()));
                 }
             }
             "system" => {
@@ -355,12 +452,24 @@ impl ClaudeCode {
                     }));
                 }
             }
-            "assistant" => self.assistant(line, &p, n),
+            "assistant" => self.assistant(line, p, n),
             "user" => {
                 let Some(m) = line.message else {
                     return n.apply(Event::Unknown);
                 };
                 match Content::read(m.content) {
+                    // The summary that replaced the context: not a prompt.
+                    Ok(c) if line.is_compact_summary => {
+                        let text = match c {
+                            Content::Text(t) => t.to_owned(),
+                            Content::Blocks(blocks) => blocks
+                                .iter()
+                                .filter_map(|b| b.text)
+                                .collect::<Vec<_>>()
+                                .join("\n\n"),
+                        };
+                        n.apply(Event::CompactSummary(Cow::Owned(text)));
+                    }
                     // A local command that printed nothing: nothing to show, not a turn.
                     Ok(Content::Text(t)) if is_empty_command_output(t) => {}
                     // Claude Code's mark that the user stopped the agent: a line in the
@@ -370,11 +479,11 @@ impl ClaudeCode {
                         n.apply(Event::Error(ErrorInfo::interrupted(mark)));
                     }
                     Ok(c) => {
-                        self.replay_subagents(&c, line.tool_use_result.as_ref(), &p, n);
+                        self.replay_subagents(&c, line.tool_use_result.as_ref(), p, n);
                         let extra = self.with_answer(&c, line.tool_use_result);
                         apply_content(Role::User, c, extra, n);
                     }
-                    Err(e) => n.apply(Event::Error(json_error(&e, &p))),
+                    Err(e) => n.apply(Event::Error(json_error(&e, p))),
                 }
             }
             "stream_event" => {
@@ -383,9 +492,9 @@ impl ClaudeCode {
                 };
                 let stream = self.partial.get_or_insert_with(Stream::nested);
                 let read =
-                    Fields::of(event, "field `event`").and_then(|f| stream.read_event(f, &p, n));
+                    Fields::of(event, "field `event`").and_then(|f| stream.read_event(f, p, n));
                 if let Err(e) = read {
-                    n.apply(Event::Error(json_error(&e, &p)));
+                    n.apply(Event::Error(json_error(&e, p)));
                 }
                 if let Some(id) = stream.message_id() {
                     if !self.streamed.contains(id) {
@@ -393,6 +502,12 @@ impl ClaudeCode {
                     }
                 }
             }
+            // A `/compact` run's own result: nothing was said, the compaction shows it.
+            "result"
+                if self.compacted
+                    && !n.response_open()
+                    && line.result.is_none_or(|t| t.trim().is_empty())
+                    && line.is_error != Some(true) => {}
             "result" => result(line, n),
             // Bookkeeping with nothing to show.
             // What the session is called: the title the user gave it wins.

@@ -4,7 +4,9 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::model::{Attachment, CallStatus, DocumentType, Problem, PromptFrom, Response, Usage};
+use crate::model::{
+    Attachment, CallStatus, Compaction, DocumentType, Problem, PromptFrom, Response, Usage,
+};
 
 /// Facts about the session or response, merged into the current response.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -101,6 +103,21 @@ pub(crate) enum Event<'a> {
         text: Cow<'a, str>,
         /// What it carries.
         attachments: Vec<Attachment>,
+    },
+    /// The agent's context was compacted (Claude Code's `compact_boundary`, Codex's
+    /// `compacted`): a compaction turn starts, its summary to follow.
+    Compaction(Compaction),
+    /// The summary that replaced the context: it fills the compaction turn just started,
+    /// or starts one (Claude Code's `isCompactSummary` line, Codex's `compacted` message).
+    CompactSummary(Cow<'a, str>),
+    /// The history forked: what follows continues from the point where the conversation
+    /// had `turns` turns (a mark the adapter took with [`Sink::turn_count`]); the turns
+    /// after it, the branch left, were rewound (Claude Code's `parentUuid` tree).
+    ///
+    /// [`Sink::turn_count`]: super::Sink::turn_count
+    Rewind {
+        /// How many turns the conversation had at the fork.
+        turns: usize,
     },
     /// Starts a new response even if one is open (a provider's message start).
     ResponseStart(SessionInfo),

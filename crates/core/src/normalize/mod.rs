@@ -8,6 +8,7 @@ mod builder;
 mod error_run;
 mod events;
 mod fences;
+mod history;
 mod language;
 mod sink;
 mod subagents;
@@ -81,6 +82,8 @@ pub(crate) struct Normalizer {
     /// The API calls of each open response and their counts, with their sum
     /// ([`Event::CallUsage`]), by the response's turn.
     call_usage: HashMap<usize, CallUsage>,
+    /// Compactions and rewinds.
+    history: history::History,
 }
 
 /// The API calls of one response: each call's counts, and their sum.
@@ -134,6 +137,11 @@ impl Normalizer {
 
     /// Applies one event.
     pub(crate) fn apply(&mut self, event: Event<'_>) {
+        self.apply_event(event);
+        self.after_event();
+    }
+
+    fn apply_event(&mut self, event: Event<'_>) {
         match event {
             Event::Session(info) => self.session(info),
             Event::SessionStart(info) => {
@@ -153,6 +161,12 @@ impl Normalizer {
             // A sub-agent's prompt is its call's argument, shown there.
             Event::PromptsFrom(from) => self.prompts_from = from,
             Event::UserPrompt { .. } if self.in_subagent() => {}
+            // A sub-agent's compactions and forks stay inside its run.
+            Event::Compaction(_) | Event::CompactSummary(_) | Event::Rewind { .. }
+                if self.in_subagent() => {}
+            Event::Compaction(c) => self.compaction(c),
+            Event::CompactSummary(text) => self.compact_summary(text),
+            Event::Rewind { turns } => self.rewind(turns),
             Event::UserPrompt { text, attachments } => {
                 self.end_response(ResponseStatus::Completed);
                 let id = self.b.next_user_id();
@@ -162,6 +176,7 @@ impl Normalizer {
                     attachments,
                     created: self.now.clone(),
                     from: self.prompts_from,
+                    ..UserTurn::default()
                 }));
             }
             Event::Text(text) => {

@@ -12,6 +12,10 @@ pub(crate) trait Sink {
 
     /// True while the main agent has a response still receiving.
     fn response_open(&self) -> bool;
+
+    /// How many turns the conversation has: a mark an adapter keeps to say later where
+    /// the history forked ([`Event::Rewind`]).
+    fn turn_count(&self) -> usize;
 }
 
 impl Sink for Normalizer {
@@ -21,5 +25,9 @@ impl Sink for Normalizer {
 
     fn response_open(&self) -> bool {
         self.main_response_open()
+    }
+
+    fn turn_count(&self) -> usize {
+        self.conversation().turns.len()
     }
 }

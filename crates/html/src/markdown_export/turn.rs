@@ -8,6 +8,7 @@ use crate::labels::Label;
 use crate::page::{agent_name, conversation_title};
 use crate::progress::counted;
 use crate::time::parts;
+use crate::turn::{compaction_facts, rewound_mark_text};
 use docstream_model::{
     Conversation, DocKey, PromptFrom, Response, ResponseStatus, Turn, Usage, UserTurn,
 };
@@ -64,7 +65,24 @@ pub(super) fn turn(md: &mut Md<'_>, c: &Conversation, index: usize, depth: usize
     if depth > MAX_DEPTH {
         return;
     }
+    // A branch the user rewound from: folded, marked where it forked.
+    if let Some(mark) = c.rewound(index) {
+        let mut summary = String::new();
+        rewound_mark_text(
+            mark,
+            c.turns.get(mark.replaced_by),
+            md.opts.locale,
+            &mut summary,
+        );
+        md.fold(&summary, |md| one_turn(md, c, index, depth));
+        return;
+    }
+    one_turn(md, c, index, depth);
+}
+
+fn one_turn(md: &mut Md<'_>, c: &Conversation, index: usize, depth: usize) {
     match &c.turns[index] {
+        Turn::User(u) if u.compaction.is_some() => compaction(md, u),
         Turn::User(u) => user(md, u, depth),
         Turn::Assistant(r) => {
             if depth == 0 {
@@ -81,6 +99,26 @@ pub(super) fn turn(md: &mut Md<'_>, c: &Conversation, index: usize, depth: usize
             }
             footer(md, r);
         }
+    }
+}
+
+/// A compaction: a rule, "Context compacted (auto, 155k → 12k tokens)", and the summary
+/// the agent went on from, folded (never a prompt).
+fn compaction(md: &mut Md<'_>, u: &UserTurn) {
+    let facts = compaction_facts(&u.compaction.clone().unwrap_or_default(), md.opts.locale);
+    md.raw("---\n\n**").label(Label::ContextCompacted).raw("**");
+    if !facts.is_empty() {
+        md.raw(" (").inline(&facts).raw(")");
+    }
+    if let Some(at) = &u.created {
+        md.raw(" · ").inline(&time_text(at));
+    }
+    md.raw("\n\n");
+    if !u.content.trim().is_empty() {
+        let summary = md.l(Label::CompactionSummary);
+        md.fold(summary, |md| {
+            md.prose(&u.content);
+        });
     }
 }
 

@@ -15,8 +15,12 @@
 //!   once, whichever comes first —, `token_count` gives the usage, `turn_aborted` and
 //!   `task_complete` end the response, `error` is an `error` document.
 //!
-//! Record types not listed (and `compacted`, `ghost_snapshot` …) are counted as not
-//! understood and skipped. Each prompt and what follows it is one response; the last
+//! - `compacted` (the summary that replaced the context, empty when the server
+//!   compacted it) and the `context_compacted` event that follows it are one compaction
+//!   turn: a divider with the summary folded, never a prompt.
+//!
+//! Record types not listed (and `ghost_snapshot` …) are counted as not understood and
+//! skipped. Each prompt and what follows it is one response; the last
 //! one ends with the input.
 
 use std::borrow::Cow;
@@ -31,7 +35,7 @@ use crate::formats::apply_patch;
 use crate::formats::common::{end_open_response, tool_input};
 use crate::formats::fields::{self, Fields, Read, each};
 use crate::formats::{Adapter, Payload, json_error, or_report};
-use crate::model::{Attachment, CallStatus};
+use crate::model::{Attachment, CallStatus, Compaction};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
 /// One record.
@@ -288,6 +292,8 @@ pub(in crate::formats) struct CodexSession {
     base: Option<Tokens>,
     /// Web searches seen, for their ids (the records carry none).
     searches: u64,
+    /// A `compacted` record was read and its `context_compacted` event has not come.
+    compacted: bool,
 }
 
 impl Adapter for CodexSession {
@@ -326,7 +332,27 @@ impl Adapter for CodexSession {
                     self.item(item, record.timestamp, &p, n);
                 }
             }
+            // The context was compacted: the summary that replaced it (empty when the
+            // server compacted it, encrypted), then, from newer Codex, the event saying
+            // so, which is the same compaction.
+            "compacted" => {
+                self.last = Last::Other;
+                n.apply(Event::Compaction(Compaction::default()));
+                let summary = match payload {
+                    Tree::Object(_) => payload.get("message").as_str().unwrap_or_default(),
+                    _ => "",
+                };
+                if !summary.trim().is_empty() {
+                    n.apply(Event::CompactSummary(Cow::Borrowed(summary)));
+                }
+                self.compacted = true;
+                return;
+            }
             _ => n.apply(Event::Unknown),
+        }
+        // What the model says next is after the compaction.
+        if record.kind == "response_item" {
+            self.compacted = false;
         }
     }
 
@@ -443,9 +469,13 @@ impl CodexSession {
                     message,
                 }));
             }
+            "context_compacted" if self.compacted => {}
+            "context_compacted" => {
+                self.last = Last::Other;
+                n.apply(Event::Compaction(Compaction::default()));
+            }
             // Bookkeeping, and raw reasoning (shown from the reasoning items, if at all).
             "task_started"
-            | "context_compacted"
             | "entered_review_mode"
             | "exited_review_mode"
             | "undo_started"

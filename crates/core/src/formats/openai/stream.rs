@@ -347,6 +347,10 @@ mod tests {
         fn response_open(&self) -> bool {
             false
         }
+
+        fn turn_count(&self) -> usize {
+            0
+        }
     }
 
     #[test]

@@ -45,6 +45,25 @@ pub(super) fn search(kind: SearchKind, args: &Value, data: Option<&Value>) -> Se
     }
 }
 
+/// `path`, relative to the absolute directory `root` and climbing out of it (`../`),
+/// as the absolute path it names; `None` for any other path, left as it is.
+fn from_root(root: &str, path: &str) -> Option<String> {
+    if !root.starts_with('/') || !(path.starts_with("../") || path == "..") {
+        return None;
+    }
+    let mut parts: Vec<&str> = root.split('/').filter(|p| !p.is_empty()).collect();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    Some(format!("/{}", parts.join("/")))
+}
+
 /// A path-only group.
 fn file(path: &str) -> FileGroup {
     FileGroup {
@@ -59,8 +78,15 @@ fn groups(kind: SearchKind, d: &Value) -> Option<Vec<FileGroup>> {
     // Cursor's grep: `{workspaceResults: {<root>: {content|files|count: …}}}`.
     if let Some(Value::Object(roots)) = field(d, &["workspaceResults"]) {
         let mut all = Vec::new();
-        for r in roots.values() {
-            all.extend(groups(kind, r)?);
+        for (root, r) in roots {
+            // A file outside the workspace is named from its root (`../../tmp/x.py`):
+            // shown where it is.
+            all.extend(groups(kind, r)?.into_iter().map(|mut g| {
+                if let Some(path) = from_root(root, &g.path) {
+                    g.path = path;
+                }
+                g
+            }));
         }
         return Some(all);
     }
@@ -312,6 +338,17 @@ fn tree(node: &Value, root: &str, out: &mut Vec<FileGroup>) {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_file_outside_the_workspace_is_named_where_it_is() {
+        assert_eq!(
+            from_root("/home/user/app", "../../../tmp/scratch/a.py").as_deref(),
+            Some("/tmp/scratch/a.py")
+        );
+        assert_eq!(from_root("/a", "../../../../x").as_deref(), Some("/x"));
+        assert_eq!(from_root("/home/user/app", "src/main.rs"), None);
+        assert_eq!(from_root("app", "../x"), None);
+    }
 
     #[test]
     fn grep_content_groups_by_file() {
