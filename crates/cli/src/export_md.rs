@@ -17,34 +17,6 @@ pub(crate) struct Written {
     pub(crate) errors: usize,
 }
 
-/// A file name for an id: letters, digits, `.`, `-` and `_` kept, unique in the folder
-/// (compared without case, for file systems that ignore it).
-fn file_name(id: &str, taken: &mut HashSet<String>) -> String {
-    let base: String = id
-        .chars()
-        .take(80)
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "._-".contains(c) {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    let base = if base.is_empty() || base.starts_with('.') {
-        format!("c{base}")
-    } else {
-        base
-    };
-    let mut name = base.clone();
-    let mut n = 1;
-    while !taken.insert(name.to_ascii_lowercase()) {
-        n += 1;
-        name = format!("{base}-{n}");
-    }
-    name
-}
-
 /// Writes the Markdown of every conversation of `library` into `dir`.
 pub(crate) fn export(
     library: &mut Library,
@@ -64,7 +36,7 @@ pub(crate) fn export(
         if failed.is_some() {
             return;
         }
-        let name = file_name(&entry.id, &mut taken);
+        let name = docstream_library::site::file_name(&entry.id, &mut taken);
         let path = conversations.join(format!("{name}.md"));
         let masked = redact.conversation(conversation);
         let md = conversation_markdown_with(&masked, options, redact);

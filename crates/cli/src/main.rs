@@ -123,6 +123,12 @@ fn parse_args() -> Result<Args, Failure> {
     })
 }
 
+/// The value of the option just read.
+fn value(parser: &mut lexopt::Parser) -> Result<String, String> {
+    let v = parser.value().map_err(|e| e.to_string())?;
+    lexopt::ValueExt::string(v).map_err(|e| e.to_string())
+}
+
 fn parse_args_inner() -> Result<Args, Failure> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_env();
@@ -135,11 +141,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Long("format") => {
-                let name = parser
-                    .value()
-                    .map_err(|e| e.to_string())?
-                    .string()
-                    .map_err(|e| e.to_string())?;
+                let name = value(&mut parser)?;
                 format = Format::parse(&name).map_err(|e| e.to_string())?;
             }
             Long("chunk") => {
@@ -154,40 +156,18 @@ fn parse_args_inner() -> Result<Args, Failure> {
                 chunk = Some(n);
             }
             Long("locale") => {
-                let name = parser
-                    .value()
-                    .map_err(|e| e.to_string())?
-                    .string()
-                    .map_err(|e| e.to_string())?;
+                let name = value(&mut parser)?;
                 locale =
                     Locale::parse(&name).ok_or_else(|| format!("--locale: unknown {name:?}"))?;
             }
             Long("to") => {
-                to_name = Some(
-                    parser
-                        .value()
-                        .map_err(|e| e.to_string())?
-                        .string()
-                        .map_err(|e| e.to_string())?,
-                );
+                to_name = Some(value(&mut parser)?);
             }
             Long("conversation") => {
-                conversation = Some(
-                    parser
-                        .value()
-                        .map_err(|e| e.to_string())?
-                        .string()
-                        .map_err(|e| e.to_string())?,
-                );
+                conversation = Some(value(&mut parser)?);
             }
             Long("out") => {
-                out = Some(
-                    parser
-                        .value()
-                        .map_err(|e| e.to_string())?
-                        .string()
-                        .map_err(|e| e.to_string())?,
-                );
+                out = Some(value(&mut parser)?);
             }
             Long("json") => json = true,
             Long("no-highlight") => highlight = false,

@@ -48,7 +48,9 @@ const LINK_MARKUP: usize = 42;
 /// Link markup allowed per byte of source.
 const LINK_MARKUP_PER_BYTE: usize = 6;
 
-fn parser_options() -> Options {
+/// The GitHub-flavoured Markdown docstream reads (the Markdown export checks its output
+/// with the same).
+pub(crate) fn parser_options() -> Options {
     Options::ENABLE_TABLES
         | Options::ENABLE_TASKLISTS
         | Options::ENABLE_STRIKETHROUGH

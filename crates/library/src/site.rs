@@ -69,8 +69,10 @@ pub struct Site {
     records: Vec<String>,
 }
 
-/// A file name for an id: letters, digits, `.`, `-` and `_` kept, unique in the site.
-fn file_name(id: &str, taken: &mut HashSet<String>) -> String {
+/// A file name for an id: letters, digits, `.`, `-` and `_` kept, unique among `taken`
+/// (compared without case, for file systems that ignore it). The Markdown export names
+/// its files the same way.
+pub fn file_name(id: &str, taken: &mut HashSet<String>) -> String {
     let base: String = id
         .chars()
         .take(80)

@@ -14,22 +14,12 @@
 
 use std::borrow::Cow;
 
-use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag};
+use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag};
 
 use super::escape::fence;
 
 /// Rounds of fixing before the text is fenced instead.
 const ROUNDS: usize = 4;
-
-/// The GitHub-flavoured Markdown GitHub reads (as the HTML renderer reads it).
-fn options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_GFM
-        | Options::ENABLE_FOOTNOTES
-        | Options::ENABLE_MATH
-}
 
 /// What a reading of the text found to fix.
 #[derive(Default)]
@@ -44,7 +34,9 @@ struct Fixes {
 fn read(text: &str) -> Fixes {
     let mut fixes = Fixes::default();
     let mut depth = 0usize;
-    for (event, range) in Parser::new_ext(text, options()).into_offset_iter() {
+    for (event, range) in
+        Parser::new_ext(text, crate::markdown::parser_options()).into_offset_iter()
+    {
         match event {
             Event::Html(_) | Event::InlineHtml(_) => {
                 let at = range.start;
