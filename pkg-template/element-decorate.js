@@ -45,6 +45,12 @@ export class Decorator {
   /** The Markdown of turn `i`, for its "Copy as Markdown" control (set by the element). */
   markdownOf = null;
 
+  /** Sets what gives a turn's Markdown (`markdownOf`); a method, so the element's
+   * manifest does not take the assignment for a field of its own. */
+  copiesMarkdownWith(markdownOf) {
+    this.markdownOf = markdownOf;
+  }
+
   /** `figures`: diagrams and formulas (element-figures.js). */
   constructor(view, figures) {
     this.#view = view;

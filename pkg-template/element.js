@@ -95,7 +95,7 @@ export class DocstreamView extends ElementBase {
     this.#figures = new Figures(view);
     this.#decorator = new Decorator(view, this.#figures);
     // A turn's "Copy as Markdown" copies the stream's Markdown of that turn.
-    this.#decorator.markdownOf = (turn) => this.toMarkdown({ turn });
+    this.#decorator.copiesMarkdownWith((turn) => this.toMarkdown({ turn }));
     const windowing = this.#decorator.window;
     this.#scroll = new Scroll(view, (el) => windowing.restore(el));
     this.#decorator.restoredHooks.push((el, doc) => this.#finder?.restored(el, doc));
