@@ -214,9 +214,10 @@ export const tests = [
         }).observe(document.getElementById('outline-summary'), { childList: true, characterData: true, subtree: true });
       });
       await loadFile(page, path, 120_000);
-      await page.waitForFunction(() => document.querySelectorAll('#outline-list > li').length === 3000, null, { timeout: 30_000 });
-      const r = await page.evaluate(() => {
+      // Read once the list is whole (a refresh after the load rebuilds it a slice at a time).
+      const handle = await page.waitForFunction(() => {
         const entries = [...document.querySelectorAll('#outline-list > li')];
+        if (entries.length !== 3000 || !entries[2999].querySelector('.counts')) return null;
         return {
           first: window.firstCount,
           lists: document.querySelectorAll('#outline-list > li > ol').length,
@@ -224,7 +225,8 @@ export const tests = [
           counts: entries[2999].querySelector('.counts').textContent,
           summary: document.getElementById('outline-summary').textContent,
         };
-      });
+      }, null, { timeout: 30_000 });
+      const r = await handle.jsonValue();
       console.log(`     ${r.first} prompts listed when the load ended, ${r.lists} lists of documents built of 3,000`);
       assert.equal(r.first, 300, 'the first 300 prompts at once');
       assert.ok(r.lists < 300, `lists built only near the outline's viewport: ${r.lists}`);
