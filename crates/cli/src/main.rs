@@ -523,6 +523,20 @@ fn run() -> Result<(), Failure> {
     Ok(())
 }
 
+/// Says what an export wrote: `wrote 3 conversation pages (1 entries could not be read;
+/// listed with their errors) to out/index.html`.
+fn say_written(what: &str, written: usize, errors: usize, index: &std::path::Path) {
+    let unread = if errors > 0 {
+        format!(" ({errors} entries could not be read; listed with their errors)")
+    } else {
+        String::new()
+    };
+    say(&format!(
+        "wrote {written} conversation {what}{unread} to {}",
+        index.display()
+    ));
+}
+
 /// What every text of a run passes before it is written as Markdown (`md`, `export
 /// --to md`): credential-shaped values masked (docstream-redact), unless `--no-redact`.
 struct Masker {
@@ -673,19 +687,7 @@ fn store(args: &Args) -> Result<(), Failure> {
             let mut masker = Masker::new(args);
             let done = export_md::export(&mut library, dir, &title, &options, &mut masker)?;
             masker.say(&args.input);
-            say(&format!(
-                "wrote {} conversation files{} to {}",
-                done.files,
-                if done.errors > 0 {
-                    format!(
-                        " ({} entries could not be read; listed with their errors)",
-                        done.errors
-                    )
-                } else {
-                    String::new()
-                },
-                dir.join("index.md").display()
-            ));
+            say_written("files", done.files, done.errors, &dir.join("index.md"));
             partly(&library)
         }
         ("export", None) => {
@@ -694,19 +696,7 @@ fn store(args: &Args) -> Result<(), Failure> {
             let done = library
                 .export(dir, &title, options)
                 .map_err(|e| e.to_string())?;
-            say(&format!(
-                "wrote {} conversation pages{} to {}",
-                done.pages,
-                if done.errors > 0 {
-                    format!(
-                        " ({} entries could not be read; listed with their errors)",
-                        done.errors
-                    )
-                } else {
-                    String::new()
-                },
-                dir.join("index.html").display()
-            ));
+            say_written("pages", done.pages, done.errors, &dir.join("index.html"));
             partly(&library)
         }
         (command, Some(id)) => {
