@@ -9,19 +9,24 @@ const SESSION: &str = concat!(
 );
 const SECRETS: &str = include_str!("../../redact/tests/corpus/session.secrets.txt");
 
-fn html(args: &[&str]) -> Output {
+/// `docstream COMMAND ARGS… SESSION`, which must succeed.
+fn run(command: &str, args: &[&str]) -> Output {
     let out = Command::new(env!("CARGO_BIN_EXE_docstream"))
-        .arg("html")
+        .arg(command)
         .args(args)
         .arg(SESSION)
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "html {args:?}: {}",
+        "{command} {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     out
+}
+
+fn html(args: &[&str]) -> Output {
+    run("html", args)
 }
 
 #[test]
@@ -121,18 +126,7 @@ fn redact_masks_a_stores_conversation_and_its_title() {
 }
 
 fn md(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_docstream"))
-        .arg("md")
-        .args(args)
-        .arg(SESSION)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "md {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    run("md", args)
 }
 
 #[test]
