@@ -14,6 +14,7 @@ mod blocks;
 mod diff;
 mod document;
 pub mod escape;
+mod facts;
 mod json;
 pub mod labels;
 mod lines;

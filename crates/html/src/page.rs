@@ -5,9 +5,9 @@
 use std::borrow::Cow;
 
 use crate::escape::{Markup, escape};
+use crate::facts::{push_cost, push_usage, title_line};
 use crate::labels::{Label, label};
 use crate::time::{date_of, push_time};
-use crate::turn::{push_cost, push_usage};
 use crate::{RenderOptions, labels::Locale, render_conversation};
 use docstream_model::{Conversation, Turn};
 
@@ -113,30 +113,6 @@ pub fn conversation_title(conversation: &Conversation) -> String {
         _ => None,
     });
     prompt.unwrap_or_else(|| "docstream".to_owned())
-}
-
-/// The first line of a prompt that a person wrote (not an agent's wrapping such as
-/// `<command-name>` or a `Caveat:`), its Markdown heading marks gone, cut at a word.
-pub(crate) fn title_line(text: &str) -> Option<String> {
-    const MAX: usize = 80;
-    let line = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('<') && !l.starts_with("Caveat:"))?;
-    let line = line.trim_start_matches('#').trim();
-    if line.chars().count() <= MAX {
-        return Some(line.to_owned());
-    }
-    let end = line
-        .char_indices()
-        .nth(MAX - 1)
-        .map_or(line.len(), |(i, _)| i);
-    let cut = &line[..end];
-    let cut = match cut.rfind(' ') {
-        Some(space) if space > MAX / 2 => &cut[..space],
-        _ => cut,
-    };
-    Some(format!("{}…", cut.trim_end()))
 }
 
 /// The header a standalone page opens with: its title, then [`page_facts`].

@@ -3,6 +3,7 @@
 //! "Read src/main.rs (40 lines)", "Ran `cargo test` — exit 1". The tool-call headers
 //! of the HTML use the same [`headline`].
 
+use crate::facts::counted;
 use crate::labels::{Label, Locale, label};
 use crate::tool_call::summarize_arguments;
 use docstream_model::{
@@ -57,11 +58,6 @@ pub fn action_label(doc: &Document) -> Option<Label> {
         Meta::Clarification(_) => Label::AskedQuestion,
         _ => return None,
     })
-}
-
-/// `1 line`, `40 lines`, `1 Treffer`.
-pub fn counted(n: u64, one: Label, many: Label, locale: Locale) -> String {
-    format!("{n} {}", label(locale, if n == 1 { one } else { many }))
 }
 
 /// The first line of a text, cut to `max` characters.
@@ -376,7 +372,7 @@ pub fn progress_lines(conversation: &Conversation, locale: Locale) -> String {
         // compacted.
         if let Some(mark) = conversation.rewound(t).filter(|m| m.fork) {
             let mut line = String::new();
-            crate::turn::rewound_mark_text(
+            crate::facts::rewound_mark_text(
                 mark,
                 conversation.turns.get(mark.replaced_by),
                 locale,
@@ -388,7 +384,7 @@ pub fn progress_lines(conversation: &Conversation, locale: Locale) -> String {
         if let Turn::User(u) = &conversation.turns[t] {
             if let Some(c) = &u.compaction {
                 out.push_str(label(locale, Label::ContextCompacted));
-                let facts = crate::turn::compaction_facts(c, locale);
+                let facts = crate::facts::compaction_facts(c, locale);
                 if !facts.is_empty() {
                     out.push_str(&format!(" ({facts})"));
                 }

@@ -6,17 +6,13 @@
 //! with a `<summary>` header ("Sub-agent Find the callers · 2 tool calls …").
 
 use crate::RenderOptions;
-use crate::document::push_duration;
 use crate::escape::Markup;
-use crate::labels::Locale;
+use crate::facts::{compaction_facts, counted, push_cost, push_duration, push_usage, title_line};
 use crate::labels::{Label, label};
-use crate::page::title_line;
-use crate::progress::counted;
 use crate::time::push_time;
 use crate::user_prompt::render_user_content;
 use docstream_model::{
-    Compaction, Conversation, DocKey, PromptFrom, Response, ResponseStatus, Rewound, Turn, Usage,
-    UserTurn,
+    Conversation, DocKey, PromptFrom, Response, ResponseStatus, Rewound, Turn, UserTurn,
 };
 
 /// The closing tag of a turn's element.
@@ -118,30 +114,6 @@ fn rewound_mark(mark: Rewound, replacing: Option<&Turn>, opts: &RenderOptions, o
     }
 }
 
-/// The fork's mark as a line of text (the progress lines): `Rewound — replaced by
-/// “Start over”`.
-pub(crate) fn rewound_mark_text(
-    mark: Rewound,
-    replacing: Option<&Turn>,
-    locale: Locale,
-    out: &mut String,
-) {
-    let prompt = match replacing {
-        Some(Turn::User(u)) if u.compaction.is_none() => title_line(&u.content),
-        _ => None,
-    };
-    match (mark.fork, prompt) {
-        (false, _) => out.push_str(label(locale, Label::Rewound)),
-        (true, Some(p)) => {
-            out.push_str(label(locale, Label::RewoundReplacedBy));
-            out.push_str(" “");
-            out.push_str(&p);
-            out.push('”');
-        }
-        (true, None) => out.push_str(label(locale, Label::RewoundByResponse)),
-    }
-}
-
 fn own_header(turn: &Turn, nested: bool, opts: &RenderOptions, out: &mut String) {
     match turn {
         Turn::User(u) if u.compaction.is_some() => compaction_header(u, opts, out),
@@ -179,41 +151,6 @@ fn compaction_header(turn: &UserTurn, opts: &RenderOptions, out: &mut String) {
         out.raw("</div></details>");
     }
     out.raw("</div>\n");
-}
-
-/// What is known of a compaction, in a few words: `auto, 155k → 12k tokens`.
-pub(crate) fn compaction_facts(c: &Compaction, locale: Locale) -> String {
-    let tokens = label(locale, Label::Tokens);
-    let count = match (c.pre_tokens, c.post_tokens) {
-        (Some(pre), Some(post)) => Some(format!(
-            "{} → {} {tokens}",
-            short_count(pre),
-            short_count(post)
-        )),
-        (Some(pre), None) => Some(format!("{} {tokens}", short_count(pre))),
-        (None, Some(post)) => Some(format!("→ {} {tokens}", short_count(post))),
-        (None, None) => None,
-    };
-    let facts: Vec<String> = c
-        .trigger
-        .clone()
-        .filter(|t| !t.trim().is_empty())
-        .into_iter()
-        .chain(count)
-        .collect();
-    facts.join(", ")
-}
-
-/// A count of tokens in a few characters: `812`, `12k`, `155k`, `1.2M`.
-fn short_count(n: u64) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..999_500 => format!("{}k", (n + 500) / 1_000),
-        _ => {
-            let tenths = n.saturating_add(50_000) / 100_000;
-            format!("{}.{}M", tenths / 10, tenths % 10)
-        }
-    }
 }
 
 /// A sub-agent's run: what it was asked, how many tools it called, its model, status,
@@ -337,50 +274,4 @@ fn response_status(response: &Response, opts: &RenderOptions, out: &mut String) 
         push_duration(out, ms);
         out.raw("</span>");
     }
-}
-
-/// Token counts: the total, then input and output, and the cache's counts where the
-/// source gives them: `usage 1234 tokens (1000 in · 234 out · 900 cache read)`.
-pub(crate) fn push_usage(out: &mut String, u: &Usage, opts: &RenderOptions) {
-    let l = |k| label(opts.locale, k);
-    out.raw("<span class=\"ds-usage\">")
-        .text(l(Label::Usage))
-        .raw(" ")
-        .num(u.total_tokens)
-        .raw(" ")
-        .text(l(Label::Tokens));
-    let parts = [
-        (Some(u.prompt_tokens), Label::TokensIn, "in"),
-        (Some(u.completion_tokens), Label::TokensOut, "out"),
-        (u.cache_read_tokens, Label::CacheRead, "cache-read"),
-        (u.cache_write_tokens, Label::CacheWrite, "cache-write"),
-    ];
-    let mut first = true;
-    for (n, key, class) in parts {
-        let Some(n) = n else { continue };
-        out.raw(if first { " (" } else { " · " })
-            .raw("<span class=\"ds-tokens-")
-            .raw(class)
-            .raw("\">")
-            .num(n)
-            .raw(" ")
-            .text(l(key))
-            .raw("</span>");
-        first = false;
-    }
-    out.raw(")</span>");
-}
-
-/// A cost in US dollars: `cost $0.0123` (four decimals under a dollar, two above).
-pub(crate) fn push_cost(out: &mut String, usd: f64, opts: &RenderOptions) {
-    let shown = if usd < 1.0 {
-        format!("${usd:.4}")
-    } else {
-        format!("${usd:.2}")
-    };
-    out.raw("<span class=\"ds-cost\">")
-        .text(label(opts.locale, Label::Cost))
-        .raw(" ")
-        .text(&shown)
-        .raw("</span>");
 }

@@ -27,6 +27,7 @@ use super::labels::{Label, label};
 use super::parts::Part;
 use docstream_model::{CallStatus, Document, Meta, TextFormat};
 
+use crate::facts::push_duration;
 use crate::lines::line_count;
 pub(crate) use code::{code_line, head as code_head};
 pub(crate) use text::TAIL;
@@ -226,20 +227,6 @@ fn duration_span(out: &mut String, ms: Option<u64>, opts: &RenderOptions) {
             .raw(" ");
         push_duration(out, ms);
         out.raw("</span>");
-    }
-}
-
-/// Writes a duration in milliseconds: `850 ms`, `2.4 s`, `3 min 5 s`.
-pub(crate) fn push_duration(out: &mut String, ms: u64) {
-    if ms < 1000 {
-        out.num(ms).raw(" ms");
-    } else if ms < 60_000 {
-        out.num(ms / 1000).raw(".").num((ms % 1000) / 100).raw(" s");
-    } else {
-        out.num(ms / 60_000)
-            .raw(" min ")
-            .num((ms % 60_000) / 1000)
-            .raw(" s");
     }
 }
 

@@ -4,10 +4,11 @@ use std::borrow::Cow;
 
 use pulldown_cmark::{Event, Options, Parser};
 
+use super::l;
 use super::text::render_blocks_of;
-use super::{l, push_duration};
 use crate::RenderOptions;
 use crate::escape::Markup;
+use crate::facts::push_duration;
 use crate::labels::Label;
 use crate::parts::{Part, Slot};
 use docstream_model::{Document, ThinkingMeta};

@@ -6,17 +6,15 @@
 
 use serde_json::Value;
 
-use super::{
-    duration_span, fold_text, l, push_duration, reason, status_badge, tool_read, tool_search,
-    tool_web,
-};
+use super::{duration_span, fold_text, l, reason, status_badge, tool_read, tool_search, tool_web};
 use crate::RenderOptions;
 use crate::escape::Markup;
+use crate::facts::{counted, push_duration};
 use crate::json::push_json_pretty;
 use crate::labels::Label;
 use crate::markdown::{MarkdownOptions, Slugs, render_markdown_into};
 use crate::parts::{Part, Slot};
-use crate::progress::{counted, headline};
+use crate::progress::headline;
 use crate::terminal::strip_ansi;
 use crate::tool_call::summarize_arguments;
 use docstream_model::{CallStatus, Document, GenericView, RunFacts, ToolCallMeta, ToolView};

@@ -2,8 +2,9 @@
 //! error here until it is written), and the simple ones: text, code, thinking,
 //! clarifying questions, errors.
 
+use super::words::duration_text;
 use super::writer::Md;
-use super::{edits, plan, terminal, tools, turn};
+use super::{WriteRun, edits, plan, terminal, tools};
 use crate::labels::Label;
 use docstream_model::{
     ClarificationMeta, Conversation, DocKey, Document, ErrorMeta, Meta, TextFormat, ThinkingMeta,
@@ -16,6 +17,7 @@ pub(super) fn document(
     key: DocKey,
     doc: &Document,
     depth: usize,
+    run: WriteRun,
 ) {
     match &doc.meta {
         Meta::Text(m) => match m.format {
@@ -47,7 +49,7 @@ pub(super) fn document(
         }
         Meta::FileEdit(m) => edits::file_edit(md, doc, m),
         Meta::TerminalCommand(m) => terminal::terminal(md, doc, m),
-        Meta::ToolCall(m) => tools::tool_call(md, c, key, doc, m, depth),
+        Meta::ToolCall(m) => tools::tool_call(md, c, key, doc, m, depth, run),
         Meta::Plan(m) => plan::plan(md, m),
         Meta::TodoUpdate(m) => plan::todo_update(md, doc, m),
         Meta::Clarification(m) => clarification(md, m),
@@ -59,7 +61,7 @@ pub(super) fn document(
 /// Thinking, folded: "Thinking" (or "Thought for 3.5 s"), the text inside.
 fn thinking(md: &mut Md<'_>, doc: &Document, m: &ThinkingMeta) {
     let mut summary = match m.duration_ms {
-        Some(ms) => format!("{} {}", md.l(Label::ThoughtFor), turn::duration_text(ms)),
+        Some(ms) => format!("{} {}", md.l(Label::ThoughtFor), duration_text(ms)),
         None => md.l(Label::Thinking).to_owned(),
     };
     if m.redacted {

@@ -28,6 +28,7 @@ mod prose;
 mod terminal;
 mod tools;
 mod turn;
+mod words;
 mod writer;
 
 pub use writer::{KeepAll, Redact};
@@ -35,6 +36,10 @@ pub use writer::{KeepAll, Redact};
 use crate::RenderOptions;
 use docstream_model::Conversation;
 use writer::Md;
+
+/// Writes turn `index` of a conversation at `depth` (a sub-agent's run, inside its
+/// call's fold, comes back to the turn writer through this).
+type WriteRun = fn(&mut Md<'_>, &Conversation, usize, usize);
 
 /// The whole conversation as Markdown, every text kept as it is.
 pub fn conversation_markdown(conversation: &Conversation, opts: &RenderOptions) -> String {

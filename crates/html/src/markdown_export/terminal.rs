@@ -2,7 +2,7 @@
 //! command, as a shell shows it; a long output folded below it), then its exit code,
 //! time and folder, and why it did not run where it was refused.
 
-use super::turn::duration_text;
+use super::words::{duration_text, status_word};
 use super::writer::Md;
 use crate::document::FOLD_LINES;
 use crate::labels::Label;
@@ -36,7 +36,7 @@ pub(super) fn terminal(md: &mut Md<'_>, _doc: &Document, m: &TerminalMeta) {
         facts.push(md.l(Label::InBackground).to_owned());
     }
     if let Some(status) = m.status.filter(|s| s.refused()) {
-        facts.push(super::tools::status_word(md, status).to_owned());
+        facts.push(status_word(md, status).to_owned());
     }
     if !facts.is_empty() || m.working_directory.is_some() {
         md.raw("_").inline(&facts.join(" · "));

@@ -6,7 +6,8 @@
 
 use serde_json::Value;
 
-use super::turn::{self, duration_text};
+use super::WriteRun;
+use super::words::duration_text;
 use super::writer::Md;
 use crate::labels::Label;
 use crate::progress::headline;
@@ -15,19 +16,6 @@ use docstream_model::{
     CallStatus, Conversation, DocKey, Document, GenericView, RunFacts, ToolCallMeta, ToolView,
 };
 
-/// The word of a refused or stopped call.
-pub(super) fn status_word(md: &Md<'_>, status: CallStatus) -> &'static str {
-    md.l(match status {
-        CallStatus::Running => Label::Running,
-        CallStatus::Success => Label::Success,
-        CallStatus::Error => Label::Error,
-        CallStatus::Rejected => Label::Rejected,
-        CallStatus::NoResult => Label::NoResult,
-        CallStatus::Denied => Label::Denied,
-        CallStatus::Interrupted => Label::Interrupted,
-    })
-}
-
 pub(super) fn tool_call(
     md: &mut Md<'_>,
     c: &Conversation,
@@ -35,6 +23,7 @@ pub(super) fn tool_call(
     doc: &Document,
     m: &ToolCallMeta,
     depth: usize,
+    run: WriteRun,
 ) {
     let mut summary = match headline(doc, md.opts.locale) {
         Some(h) => h.line(),
@@ -46,8 +35,8 @@ pub(super) fn tool_call(
     }
     md.fold(&summary, |md| {
         arguments(md, m);
-        if let Some(run) = c.subagent_run(key) {
-            turn::turn(md, c, run, depth + 1);
+        if let Some(index) = c.subagent_run(key) {
+            run(md, c, index, depth + 1);
         }
         result(md, m);
     });
@@ -228,7 +217,7 @@ fn run_facts(md: &mut Md<'_>, f: &RunFacts) {
         parts.push(format!("{n} {}", md.l(Label::Tokens)));
     }
     if let Some(n) = f.tool_uses {
-        parts.push(crate::progress::counted(
+        parts.push(crate::facts::counted(
             n,
             Label::ToolCallOne,
             Label::ToolCallMany,

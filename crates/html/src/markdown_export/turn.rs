@@ -2,28 +2,15 @@
 //! time, each response's status and usage after it, and the totals at the end.
 
 use super::documents;
+use super::words::{cost_text, dollars, duration_text, time_text, usage_text};
 use super::writer::Md;
-use crate::document::push_duration;
+use crate::facts::{compaction_facts, counted, rewound_mark_text};
 use crate::labels::Label;
 use crate::page::{agent_name, conversation_title};
-use crate::progress::counted;
-use crate::time::parts;
-use crate::turn::{compaction_facts, rewound_mark_text};
-use docstream_model::{
-    Conversation, DocKey, PromptFrom, Response, ResponseStatus, Turn, Usage, UserTurn,
-};
+use docstream_model::{Conversation, DocKey, PromptFrom, Response, ResponseStatus, Turn, UserTurn};
 
 /// Sub-agent runs nested deeper than this are not written (the model nests at most 8).
 const MAX_DEPTH: usize = 16;
-
-/// A time as the source wrote it, readable: `2025-09-01 09:00:08 UTC`.
-pub(super) fn time_text(at: &str) -> String {
-    match parts(at) {
-        Some((date, _, hms, "")) => format!("{date} {hms}"),
-        Some((date, _, hms, zone)) => format!("{date} {hms} {zone}"),
-        None => at.to_owned(),
-    }
-}
 
 /// The title and what the run was: agent, project, models, when.
 pub(super) fn header(md: &mut Md<'_>, c: &Conversation) {
@@ -95,7 +82,7 @@ fn one_turn(md: &mut Md<'_>, c: &Conversation, index: usize, depth: usize) {
                     turn: index,
                     index: i,
                 };
-                documents::document(md, c, key, doc, depth);
+                documents::document(md, c, key, doc, depth, turn);
             }
             footer(md, r);
         }
@@ -179,52 +166,6 @@ fn run_heading(md: &mut Md<'_>, r: &Response) {
     let n = u64::from(r.metadata.tool_call_count);
     let tools = counted(n, Label::ToolCallOne, Label::ToolCallMany, md.opts.locale);
     md.raw(" · ").inline(&tools).raw("\n\n");
-}
-
-/// `usage 1234 tokens (1000 in · 234 out · 900 cache read)`.
-pub(super) fn usage_text(md: &Md<'_>, u: &Usage) -> String {
-    let mut s = format!(
-        "{} {} {}",
-        md.l(Label::Usage),
-        u.total_tokens,
-        md.l(Label::Tokens)
-    );
-    let parts = [
-        (Some(u.prompt_tokens), Label::TokensIn),
-        (Some(u.completion_tokens), Label::TokensOut),
-        (u.cache_read_tokens, Label::CacheRead),
-        (u.cache_write_tokens, Label::CacheWrite),
-    ];
-    let mut first = true;
-    for (n, key) in parts {
-        let Some(n) = n else { continue };
-        s.push_str(if first { " (" } else { " · " });
-        s.push_str(&format!("{n} {}", md.l(key)));
-        first = false;
-    }
-    s.push(')');
-    s
-}
-
-/// `$0.0123` (four decimals under a dollar, two above), as the page shows it.
-fn dollars(usd: f64) -> String {
-    if usd < 1.0 {
-        format!("${usd:.4}")
-    } else {
-        format!("${usd:.2}")
-    }
-}
-
-/// `cost $0.0123`.
-pub(super) fn cost_text(md: &Md<'_>, usd: f64) -> String {
-    format!("{} {}", md.l(Label::Cost), dollars(usd))
-}
-
-/// `2.4 s`.
-pub(super) fn duration_text(ms: u64) -> String {
-    let mut s = String::new();
-    push_duration(&mut s, ms);
-    s
 }
 
 /// After a response: how it ended, its usage, cost and time, in one line of italics.
