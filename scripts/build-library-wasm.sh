@@ -18,7 +18,8 @@ cargo build --lib --profile "$profile" --target wasm32-unknown-unknown -p "$crat
 rm -rf "$out" && mkdir -p "$out"
 wasm-bindgen "target/wasm32-unknown-unknown/$profile/${crate//-/_}.wasm" \
   --out-dir "$out" --target web --out-name library --no-typescript
-node_modules/.bin/wasm-opt -Oz --strip-producers --strip-target-features -Oz \
+# One -Oz pass: a second gains about 1 KB of 370 and costs 20-30 s a build.
+node_modules/.bin/wasm-opt -Oz --strip-producers --strip-target-features \
   --enable-bulk-memory --enable-nontrapping-float-to-int \
   --enable-sign-ext --enable-mutable-globals --enable-reference-types \
   "$out/library_bg.wasm" -o "$out/library_bg.wasm"

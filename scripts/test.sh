@@ -52,12 +52,14 @@ summary() {
 trap summary EXIT
 
 suite "fmt" cargo fmt --all --check
+# Every crate and target; the bindings' WebAssembly tests too (they are compiled for the
+# host under clippy: `cfg(any(target_arch = "wasm32", clippy))`), so the bindings need
+# no check of their own for wasm32: no code of theirs differs by target.
 suite "clippy" cargo clippy --workspace --all-targets -- -D warnings
-# The bindings as they are built: each wasm module alone (scripts/build-wasm.sh builds
-# them apart), and their tests.
-suite "clippy (wasm)" cargo clippy --target wasm32-unknown-unknown --all-targets \
-  -p docstream-wasm -p docstream-convert-wasm -p docstream-math-wasm -p docstream-library-wasm \
-  -- -D warnings
+# The default module's feature set (scripts/build-wasm.sh builds docstream-lite without
+# `every-format`), which the workspace's unified features above do not check.
+suite "clippy (the default module's features)" \
+  cargo clippy -p docstream-wasm --no-default-features --lib -- -D warnings
 
 # Every crate's tests (one binary a crate) and doc tests; the bindings' run below.
 suite "Rust tests" cargo test --workspace "${native[@]}"
@@ -85,6 +87,9 @@ suite "the benchmark's 100 KB smoke run" \
   node --expose-gc bench/bench.mjs --pkg pkg --quick --out target/bench-smoke.json
 
 suite "the web component and the embedding examples in headless Chromium" node tests/browser/run.mjs
+# The library tests compare the viewer's list with the CLI's: the binary the Rust tests
+# built (`cargo run` would build it again with the features of the CLI alone).
+export DOCSTREAM_CLI="$PWD/target/debug/docstream"
 suite "the transcript viewer in headless Chromium" node tests/viewer/run.mjs
 
 # Both modules' declarations (docstream, convert) against the committed copies.

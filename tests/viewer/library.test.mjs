@@ -24,9 +24,12 @@ function buildFolder(tmp, name) {
   return root;
 }
 
-/** The CLI (built by cargo when needed). */
+/** The CLI: $DOCSTREAM_CLI (scripts/test.sh names the binary its Rust tests built), or
+ * built by cargo when needed (a build of its own features: a minute and more, cold). */
 function docstream(root, args) {
-  return execFileSync('cargo', ['run', '--quiet', '--bin', 'docstream', '--', ...args], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const opts = { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] };
+  if (process.env.DOCSTREAM_CLI) return execFileSync(process.env.DOCSTREAM_CLI, args, opts);
+  return execFileSync('cargo', ['run', '--quiet', '--bin', 'docstream', '--', ...args], opts);
 }
 
 async function openFolder(page, dir, state = 'indexed', timeout = 30_000) {

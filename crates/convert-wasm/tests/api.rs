@@ -1,6 +1,6 @@
 //! The seed 002 conversions' JavaScript API (`pkg/convert_bg.wasm`), run as WebAssembly
 //! in Node: each gives what the Rust function gives, errors carry their codes.
-#![cfg(target_arch = "wasm32")]
+#![cfg(any(target_arch = "wasm32", clippy))]
 
 use js_sys::{Array, Object, Reflect};
 use wasm_bindgen::{JsCast, JsValue};

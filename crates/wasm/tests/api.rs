@@ -5,7 +5,7 @@
 //! read them, by the package's wire reader), applying the patches gives `html()`
 //! and the Rust renderer's HTML, chunk invariance on a few fixtures, options, errors
 //! with codes, snapshot shape, diff and plan views, progress text.
-#![cfg(target_arch = "wasm32")]
+#![cfg(any(target_arch = "wasm32", clippy))]
 
 use docstream_html::labels::Locale;
 use docstream_html::patch::{PageModel, Patch, decode};

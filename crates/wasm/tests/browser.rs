@@ -1,5 +1,5 @@
 //! The same JavaScript API tests as `api.rs`, in headless Chromium.
-#![cfg(target_arch = "wasm32")]
+#![cfg(any(target_arch = "wasm32", clippy))]
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
