@@ -179,7 +179,10 @@ async function afterLoad(summary) {
   // Replay needs the text split into lines; for a large file that waits until used.
   state.replayReady = null;
   if (state.blob.size <= 8 << 20) await ensureReplay();
-  else onReplay({ position: 0, length: 0, playing: false, time: 0 });
+  else {
+    lastReplayPosition = 0;
+    onReplay({ position: 0, length: 0, playing: false, time: 0 });
+  }
   setLoading(false);
 }
 
@@ -199,7 +202,14 @@ function ensureReplay() {
   if (!blob) return Promise.resolve();
   state.replayReady ??= blob.text().then((text) => {
     if (state.blob === blob) {
-      replay.setText(text);
+      // Taking the text puts the replay at its end, which the view already shows: the
+      // outline built after the load stands (no second build).
+      adoptingText = true;
+      try {
+        replay.setText(text);
+      } finally {
+        adoptingText = false;
+      }
       lastReplayPosition = replay.position;
     }
   });
@@ -449,6 +459,8 @@ let outlineTimer = 0;
 /** The timing the reader picked, if any. */
 let timingChosen = null;
 let lastReplayPosition = -1;
+/** True while the replay takes a loaded file's text (ensureReplay). */
+let adoptingText = false;
 function onReplay({ position, length, playing, time }) {
   ui.play.textContent = playing ? 'Pause' : 'Play';
   ui.play.setAttribute('aria-pressed', String(playing));
@@ -464,7 +476,7 @@ function onReplay({ position, length, playing, time }) {
     replay.setTiming(timing);
   }
   // The outline follows the replay, at most a few times a second.
-  if (position !== lastReplayPosition && !outlineTimer) {
+  if (!adoptingText && position !== lastReplayPosition && !outlineTimer) {
     lastReplayPosition = position;
     outlineTimer = setTimeout(() => {
       outlineTimer = 0;
