@@ -123,7 +123,9 @@ const MISSING = 2;
  * is one the default module leaves out: every chunk is held (as pushed) until the format
  * is known, and nothing is pulled from the default module before then, so a stream
  * replayed into the full module gives exactly what the full module gives alone. The
- * methods the element uses, with `end()` returning a promise while the full module loads.
+ * methods the element uses, with `end()` returning a promise while the full module loads
+ * and `markdown()` always one (the default module has no Markdown export, nor `text()`,
+ * `diffView()` or `planView()`, which the element does not use).
  */
 class SplitStream {
   #options;
@@ -257,10 +259,6 @@ class SplitStream {
     return this.#stream.snapshot();
   }
 
-  text() {
-    return this.#stream.text();
-  }
-
   /** The Markdown of the conversation, or of turn `turn`: a promise. The default module
    * leaves the Markdown export out (issue 36), so a stream it reads asks the full
    * module, loaded once (as for a stream in another format), for the Markdown of its
@@ -282,14 +280,6 @@ class SplitStream {
       throw error;
     }
     return fullModule.__markdownOf(snapshot, this.#options, turn);
-  }
-
-  diffView(id) {
-    return this.#stream.diffView(id);
-  }
-
-  planView(id) {
-    return this.#stream.planView(id);
   }
 
   get format() {

@@ -210,12 +210,15 @@ await check('bad options', () => {
   assert.throws(() => splitStream({ diff: 'nope' }), (e) => e.code === 'DS_BAD_OPTIONS');
 });
 
-// The default module is built without the Markdown export (issue 36: about 10 KB gzip).
-await check('the default module has no Markdown export', async () => {
+// The default module is built without the Markdown export (issue 36: about 10 KB gzip),
+// nor text(), diffView() and planView() (2.9 KB), which the element does not use.
+await check('the default module has no Markdown export, text(), diffView() or planView()', async () => {
   const lite = await import(pathToFileURL(join(dir, 'docstream-lite.js')).href);
-  assert.equal(typeof lite.DocStream.prototype.markdown, 'undefined');
+  for (const method of ['markdown', 'text', 'diffView', 'planView']) {
+    assert.equal(typeof lite.DocStream.prototype[method], 'undefined', method);
+    assert.equal(typeof full.DocStream.prototype[method], 'function', method);
+  }
   assert.equal(lite.__markdownOf, undefined);
-  assert.equal(typeof full.DocStream.prototype.markdown, 'function');
 });
 
 // A stream in a default format never loads the full module; write() says at once what

@@ -12,10 +12,9 @@ use docstream_core::{Format, Limits, Options};
 use docstream_html::ascii_runs::{MIN_ASCII_RUN, ascii_runs};
 use docstream_html::labels::Locale;
 use docstream_html::patch::PatchWriter;
-use docstream_html::{
-    DiffMode, HtmlView, RenderOptions, diff_view_by_id, plan_view_by_id, progress,
-    render_conversation_in_pieces,
-};
+use docstream_html::{DiffMode, HtmlView, RenderOptions, render_conversation_in_pieces};
+#[cfg(feature = "views")]
+use docstream_html::{diff_view_by_id, plan_view_by_id, progress};
 
 #[wasm_bindgen(typescript_custom_section)]
 const DOCUMENT_TS: &str = include_str!("document.d.ts");
@@ -416,11 +415,13 @@ impl JsDocStream {
     }
 
     /// One progress line per agent action (seed 001's `text` format), in `locale`.
+    #[cfg(feature = "views")]
     pub fn text(&self) -> String {
         progress::progress_lines(self.inner.conversation(), self.view.options().locale)
     }
 
     /// The diff view of the `file_edit` document with this id, or `undefined`.
+    #[cfg(feature = "views")]
     #[wasm_bindgen(js_name = diffView, unchecked_return_type = "DiffView | undefined")]
     pub fn diff_view(&self, id: &str) -> Result<JsValue, JsValue> {
         match diff_view_by_id(self.inner.conversation(), id) {
@@ -430,6 +431,7 @@ impl JsDocStream {
     }
 
     /// The plan view of the `plan` document with this id, or `undefined`.
+    #[cfg(feature = "views")]
     #[wasm_bindgen(js_name = planView, unchecked_return_type = "PlanView | undefined")]
     pub fn plan_view(&self, id: &str) -> Result<JsValue, JsValue> {
         match plan_view_by_id(self.inner.conversation(), id) {
