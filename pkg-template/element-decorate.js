@@ -42,7 +42,7 @@ export class Decorator {
   #turnsNow = [];
   /** Hooks told when a record is put back as its document (find.js's marks). */
   restoredHooks = [];
-  /** The Markdown of turn `i`, for its "Copy as Markdown" control (set by the element). */
+  /** The Markdown of turn `i` (a promise), for its "Copy as Markdown" control (set by the element). */
   markdownOf = null;
 
   /** Sets what gives a turn's Markdown (`markdownOf`); a method, so the element's
@@ -301,7 +301,11 @@ export class Decorator {
     if (kind === 'turn-markdown') {
       const turn = Number(button.closest('.ds-turn')?.getAttribute('data-turn-index'));
       if (!Number.isInteger(turn) || !this.markdownOf) return;
-      this.#write(button, this.markdownOf(turn), { documentId: '', turn });
+      // A promise: the full module may load first (the default module has no Markdown).
+      Promise.resolve(this.markdownOf(turn)).then(
+        (text) => this.#write(button, text, { documentId: '', turn }),
+        (e) => view.emit('docstream-error', { code: e?.code ?? 'DS_WASM', message: String(e?.message ?? e) }),
+      );
       return;
     }
     const doc = button.closest('.ds-doc');

@@ -64,12 +64,15 @@ export function initModule(input) {
 
 /** The full module's `DocStream`, once loaded. */
 let fullClass = null;
+/** The full module (its exports), once loaded. */
+let fullModule = null;
 
 /** Loads and initialises the full module once (`arg` as its init() takes it). */
 function loadFull(arg = fullInput === undefined ? undefined : { module_or_path: fullInput }) {
   fullPromise ??= import('./docstream.js').then(async (m) => {
     await m.default(arg);
     fullClass = m.DocStream;
+    fullModule = m;
     return m.DocStream;
   });
   fullPromise.catch(() => {
@@ -120,7 +123,9 @@ const MISSING = 2;
  * is one the default module leaves out: every chunk is held (as pushed) until the format
  * is known, and nothing is pulled from the default module before then, so a stream
  * replayed into the full module gives exactly what the full module gives alone. The
- * methods the element uses, with `end()` returning a promise while the full module loads.
+ * methods the element uses, with `end()` returning a promise while the full module loads
+ * and `markdown()` always one (the default module has no Markdown export, nor `text()`,
+ * `diffView()` or `planView()`, which the element does not use).
  */
 class SplitStream {
   #options;
@@ -254,20 +259,27 @@ class SplitStream {
     return this.#stream.snapshot();
   }
 
-  text() {
-    return this.#stream.text();
-  }
-
-  markdown(turn) {
-    return this.#stream.markdown(turn);
-  }
-
-  diffView(id) {
-    return this.#stream.diffView(id);
-  }
-
-  planView(id) {
-    return this.#stream.planView(id);
+  /** The Markdown of the conversation, or of turn `turn`: a promise. The default module
+   * leaves the Markdown export out (issue 36), so a stream it reads asks the full
+   * module, loaded once (as for a stream in another format), for the Markdown of its
+   * snapshot; it rejects with an `Error` with code `DS_WASM` when that does not load. */
+  async markdown(turn) {
+    while (this.#pending) await this.#pending; // a hand-over under way
+    if (this.#full) return this.#stream.markdown(turn);
+    // Taken now: what the stream holds when asked, not after the load.
+    const snapshot = this.#stream.__snapshotJson();
+    try {
+      await loadFull();
+    } catch (e) {
+      const error = new Error(
+        `docstream: the Markdown comes from the full module, docstream_bg.wasm, which did not load ` +
+          `(${String(e?.message ?? e)}). ${WASM_FIX}`,
+        { cause: e },
+      );
+      error.code = 'DS_WASM';
+      throw error;
+    }
+    return fullModule.__markdownOf(snapshot, this.#options, turn);
   }
 
   get format() {

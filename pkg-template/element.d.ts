@@ -169,8 +169,11 @@ export class DocstreamView extends HTMLElement {
   clear(): void;
   html(): string;
   /** The conversation as GitHub-flavoured Markdown (what `docstream md` writes); with
-   * `{ turn }`, that turn alone (what its "Copy as Markdown" control copies). */
-  toMarkdown(options?: { turn?: number }): string;
+   * `{ turn }`, that turn alone (what its "Copy as Markdown" control copies). A promise:
+   * for a stream the default module reads, the full module (docstream_bg.wasm) is loaded
+   * once and writes it; rejects with an `Error` with code `DS_WASM` when that does not
+   * load. */
+  toMarkdown(options?: { turn?: number }): Promise<string>;
   snapshot(): Conversation;
   /** What the view shows, turn by turn, each document with a one-line label and status
    * (read from the screen: `flush()` first to include what was just pushed). */

@@ -329,9 +329,12 @@ export class DocstreamView extends ElementBase {
    * md` writes): turns with role and time, prose as written, code and diffs fenced, tool
    * calls, thinking and sub-agents folded in `<details>`, usage at the end. With
    * `{ turn }` (a turn index, `data-turn-index`), that turn alone: what a turn's "Copy as
-   * Markdown" control copies. '' before anything was read.
+   * Markdown" control copies. '' before anything was read. A promise: the default module
+   * leaves the Markdown export out, and the first call on a stream it reads loads the
+   * full module (docstream_bg.wasm); when that does not load, it rejects with an `Error`
+   * with code `DS_WASM`.
    */
-  toMarkdown({ turn } = {}) {
+  async toMarkdown({ turn } = {}) {
     return this.#feed.markdown(Number.isInteger(turn) && turn >= 0 ? turn : undefined);
   }
 

@@ -3,9 +3,11 @@
 # wasm-opt -Oz (npm binaryen) → inline.js (the wasm as base64) → every file of
 # pkg-template/ and assets/docstream.css. Four wasm modules:
 # docstream_bg.wasm (crates/wasm: the stream and its renderers, every format),
-# docstream-lite_bg.wasm (the same crate without the feature every-format: the default
-# formats, every other detected; what `docstream/define` loads at start, handing a stream
-# in another format to docstream_bg.wasm), convert_bg.wasm (crates/convert-wasm: the
+# docstream-lite_bg.wasm (the same crate without its features every-format, markdown and
+# views: the default formats, every other detected, no Markdown export, no text(),
+# diffView() or planView(); what `docstream/define`
+# loads at start, handing a stream in another format to docstream_bg.wasm, and asking it
+# for a stream's Markdown), convert_bg.wasm (crates/convert-wasm: the
 # seed 002 conversions of `docstream/convert`) and math_bg.wasm (crates/math-wasm: TeX
 # to MathML, which the element loads with the first formula).
 # Prints the sizes (scripts/size.sh; `--check` fails above the default entry's budget).

@@ -10,7 +10,8 @@
 # statically (import('…') calls load later and are not counted), plus
 # docstream-lite_bg.wasm, the default module the element fetches at start. A stream in a
 # format outside the default set loads docstream.js and docstream_bg.wasm when detection
-# picks it (its own line); the highlighter, the formulas' module and the conversions
+# picks it (its own line), as does toMarkdown() (the Markdown export is in the full
+# module only); the highlighter, the formulas' module and the conversions
 # load apart and get lines of their own. The budget: 350,000 bytes gzip (issue 36; SPEC §7
 # said 200 KB, which README § What it costs shows out of reach with every feature kept).
 set -euo pipefail

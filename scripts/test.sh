@@ -73,9 +73,8 @@ suite "the JavaScript API as WebAssembly in headless Chromium" \
 suite "the built package" bash scripts/build-wasm.sh
 suite "the package in Node" node tests/js/package-node.mjs
 suite "the element's default and full modules in Node (every fixture, any split)" node tests/js/split-node.mjs
-# The default entry against its budget (350,000 bytes gzip): reported, not a gate, while
-# it is over (361,239 after the Markdown export and terminal colours; README § What it costs).
-suite "the default entry's size (budget 350,000 bytes gzip)" bash scripts/size.sh
+# The default entry against its budget (issue 36: 350,000 bytes gzip): fails over it.
+suite "the default entry's size (budget 350,000 bytes gzip)" bash scripts/size.sh --check
 suite "the packed package" node tests/js/pack-test.mjs
 suite "the packed package's JSX types" node tests/js/jsx-types.mjs
 suite "publint and arethetypeswrong on the packed package" node tests/js/package-lint.mjs

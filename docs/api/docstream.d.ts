@@ -1219,10 +1219,12 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
+    readonly __markdownOf: (a: number, b: number, c: number, d: number) => [number, number, number, number];
     readonly __wbg_docstream_free: (a: number, b: number) => void;
     readonly docstream___detection: (a: number) => number;
     readonly docstream___endMissing: (a: number, b: number, c: number) => [number, number];
     readonly docstream___missingFormat: (a: number) => [number, number];
+    readonly docstream___snapshotJson: (a: number) => [number, number, number, number];
     readonly docstream___stage: (a: number, b: number) => number;
     readonly docstream___takeError: (a: number) => any;
     readonly docstream___writeStaged: (a: number, b: number) => number;

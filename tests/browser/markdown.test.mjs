@@ -1,6 +1,7 @@
 // Issue 39 in <docstream-view>: `toMarkdown()` is the CLI's `docstream md` (the Rust
 // goldens) however the bytes arrived, and from the full module when a format hands over
-// to it; a turn's "Copy as Markdown" control copies that turn's Markdown, fires
+// to it, and from the full module given the default module's snapshot when the default
+// module reads the stream (it leaves the Markdown export out); a turn's "Copy as Markdown" control copies that turn's Markdown, fires
 // `docstream-copy` with its index, speaks the view's language, and stays out of
 // `page()` and `find()`.
 import assert from 'node:assert/strict';
@@ -8,7 +9,8 @@ import { SEED, randomCuts, readRoot, rng } from './harness.mjs';
 import { assertClean, openTestPage } from './element.test.mjs';
 
 const CASES = [
-  // Read by the default module.
+  // Read by the default module, which has no Markdown export: toMarkdown() asks the
+  // full module for the Markdown of its snapshot.
   'tests/fixtures/cursor-stream-json/basic',
   // Handed over to the full module; sub-agents nested in their calls.
   'tests/fixtures/claude-code-stream-json/subagents',
@@ -36,9 +38,9 @@ async function streamed([bytes, cuts, attrs]) {
     nested: b.closest('.ds-subagent') !== null,
   }));
   const state = {
-    whole: view.toMarkdown(),
-    turns: turns.map((i) => view.toMarkdown({ turn: i })),
-    past: view.toMarkdown({ turn: 9999 }),
+    whole: await view.toMarkdown(),
+    turns: await Promise.all(turns.map((i) => view.toMarkdown({ turn: i }))),
+    past: await view.toMarkdown({ turn: 9999 }),
     buttons,
     pageHasControl: view.page().includes('ds-copy-turn'),
     found: view.find(buttons[0]?.text ?? 'Copy as Markdown').count,
@@ -87,7 +89,7 @@ export const tests = [
         await view.load(text);
         const turns = [...view.shadowRoot.querySelectorAll('.ds-conversation > .ds-turn')];
         const last = Number(turns.at(-1).getAttribute('data-turn-index'));
-        return { last, markdown: view.toMarkdown({ turn: last }) };
+        return { last, markdown: await view.toMarkdown({ turn: last }) };
       }, bytes);
       assert.ok(expected.markdown.includes('<details>'), expected.markdown);
       await page.locator('#md .ds-copy-turn').last().click();

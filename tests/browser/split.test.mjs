@@ -30,6 +30,12 @@ window.stream = async (id, chunks) => {
   const root = view.shadowRoot;
   return { docs: root.querySelectorAll('.ds-doc').length, text: root.textContent };
 };
+/** The Markdown of view \`id\` (\`toMarkdown()\`), or the error it rejected with. */
+window.markdown = (id, options) =>
+  document.getElementById(id).toMarkdown(options).then(
+    (text) => ({ text }),
+    (e) => ({ error: { code: e.code, message: e.message } }),
+  );
 window.testReady = true;
 </script></body>`;
 
@@ -109,6 +115,51 @@ export const tests = [
         assert.match(got.text, /docstream_bg\.wasm/, 'names the module');
         assert.match(got.text, /DocstreamView\.init\(/, 'says the fix');
         assert.ok(wasmRequests(page).includes('docstream_bg.wasm'), 'the full module was asked for');
+        await page.close();
+      } finally {
+        await context.close();
+      }
+    },
+  },
+  {
+    name: 'toMarkdown() of a Cursor CLI stream loads the full module only when asked, and gives the Rust golden',
+    async run({ browser, url }) {
+      const random = rng(SEED + 2);
+      const context = await browser.newContext();
+      try {
+        const page = await open(context, url);
+        const cursor = 'tests/fixtures/cursor-stream-json/subagents.jsonl';
+        await page.evaluate(([c]) => window.stream('cursor', c), [chunks(cursor, random)]);
+        assert.deepEqual(wasmRequests(page), ['docstream-lite_bg.wasm'], 'the default module alone reads the stream');
+        const got = await page.evaluate(() => window.markdown('cursor'));
+        assert.equal(got.text, readRoot(cursor.replace(/\.jsonl$/, '.expected.md'), 'utf8'), `${cursor} (DOCSTREAM_SEED=${SEED})`);
+        assert.deepEqual(wasmRequests(page), ['docstream-lite_bg.wasm', 'docstream_bg.wasm'], 'the full module, for the Markdown');
+        assert.deepEqual(await page.problems(), []);
+        await page.close();
+      } finally {
+        await context.close();
+      }
+    },
+  },
+  {
+    name: 'the full module does not load: toMarkdown() rejects with DS_WASM naming the module and the fix; "Copy as Markdown" reports it',
+    async run({ browser, url }) {
+      const random = rng(SEED + 3);
+      const context = await browser.newContext();
+      try {
+        const page = await open(context, url, { fullFails: true });
+        const cursor = 'tests/fixtures/cursor-stream-json/basic.jsonl';
+        await page.evaluate(([c]) => window.stream('cursor', c), [chunks(cursor, random)]);
+        const got = await page.evaluate(() => window.markdown('cursor'));
+        assert.equal(got.error?.code, 'DS_WASM', JSON.stringify(got));
+        assert.match(got.error.message, /Markdown/);
+        assert.match(got.error.message, /docstream_bg\.wasm/, 'names the module');
+        assert.match(got.error.message, /DocstreamView\.init\(/, 'says the fix');
+        await page.locator('#cursor .ds-copy-turn').first().click();
+        await page.waitForFunction(() => window.events.some((e) => e.type === 'docstream-error'));
+        const errors = await page.evaluate(() => window.events.filter((e) => e.type === 'docstream-error'));
+        assert.equal(errors.length, 1, JSON.stringify(errors));
+        assert.equal(errors[0].detail.code, 'DS_WASM');
         await page.close();
       } finally {
         await context.close();

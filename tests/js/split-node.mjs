@@ -3,7 +3,8 @@
 // hands a stream in any other to the full module (docstream_bg.wasm), replaying it from
 // its first byte. Every fixture, streamed whole, a byte at a time and in seeded random
 // chunks (bytes and text), must give exactly what the full module gives alone: the same
-// snapshot, the same HTML, and the same patches (the wire form pulled after each chunk).
+// snapshot, the same HTML, the same patches (the wire form pulled after each chunk), and
+// the same Markdown (the default module has none: it asks the full module).
 // Also: a named format, a format told only at the end, the full module failing to load
 // (an error document naming the format and the fix), and the size of what is held.
 //
@@ -72,7 +73,7 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
  * frame, the event loop given a turn between chunks (a hand-over to the full module
  * completes in it); what it read and every patch pulled. `end()` may return a promise
  * (the split stream's while the full module loads). */
-async function run(stream, chunks, text) {
+async function run(stream, chunks, text, { markdown = true } = {}) {
   const pulled = [];
   const decoder = new TextDecoder();
   for (const c of chunks) {
@@ -85,8 +86,17 @@ async function run(stream, chunks, text) {
   await stream.end();
   pulled.push(stream.pull());
   const result = { snapshot: stream.snapshot(), html: stream.html(), format: stream.format, wire: pulled.join('') };
+  if (markdown) result.markdown = await markdowns(stream, result.snapshot.turns.length);
   stream.free();
   return result;
+}
+
+/** `markdown()` of the whole conversation, of each turn and of one past the end: the
+ * split stream's are promises (a stream the default module reads asks the full module). */
+async function markdowns(stream, turns) {
+  const out = [await stream.markdown()];
+  for (let i = 0; i <= turns; i++) out.push(await stream.markdown(i));
+  return out;
 }
 
 /** A split stream ready to read; the full module's patches come after a hand-over,
@@ -130,6 +140,7 @@ for (const fixture of fixtures) {
         assert.deepEqual(got.snapshot, alone.snapshot, 'the snapshot is the full module\'s given the same chunks');
         assert.equal(got.html, alone.html, 'the HTML is the full module\'s given the same chunks');
         assert.equal(got.wire, alone.wire, 'the patches are those of the full module given the same chunks and pulls');
+        assert.deepEqual(got.markdown, alone.markdown, 'the Markdown (whole and each turn) is the full module\'s');
         if (got.format && !DEFAULT_SET.includes(got.format)) {
           handedOver.add(got.format);
         }
@@ -137,6 +148,34 @@ for (const fixture of fixtures) {
     }
   }
 }
+
+// The full module's Markdown of a snapshot (`__markdownOf`, what a stream the default
+// module reads asks it for) is its own Markdown of the stream, for every fixture of every
+// format: the views, errors and sub-agent links a snapshot leaves out are read back.
+for (const fixture of fixtures) {
+  await check(`${fixture}: the Markdown of its snapshot`, async () => {
+    const bytes = readFileSync(at(`tests/fixtures/${fixture}`));
+    for (const options of [{}, { locale: 'de', diff: 'split' }]) {
+      const s = new full.DocStream(options);
+      s.write(bytes);
+      s.end();
+      const json = s.__snapshotJson();
+      assert.deepEqual(JSON.parse(json), s.snapshot(), '__snapshotJson() is snapshot()');
+      const turns = s.snapshot().turns.length;
+      const own = await markdowns(s, turns);
+      const of = [full.__markdownOf(json, options)];
+      for (let i = 0; i <= turns; i++) of.push(full.__markdownOf(json, options, i));
+      s.free();
+      assert.deepEqual(of, own, `options ${JSON.stringify(options)}`);
+    }
+  });
+}
+
+await check('__markdownOf: a snapshot it cannot read, bad options', () => {
+  assert.throws(() => full.__markdownOf('{"turns": 3}', {}), (e) => e.code === 'DS_BAD_INPUT');
+  assert.throws(() => full.__markdownOf('not json', {}), (e) => e.code === 'DS_BAD_INPUT');
+  assert.throws(() => full.__markdownOf('{"turns": [], "stats": {}}', { locale: 'xx' }), (e) => e.code === 'DS_BAD_OPTIONS');
+});
 
 await check('every format outside the default set was handed over', () => {
   // Every format with fixtures (a folder each, named for its format) but the default set.
@@ -171,6 +210,17 @@ await check('bad options', () => {
   assert.throws(() => splitStream({ diff: 'nope' }), (e) => e.code === 'DS_BAD_OPTIONS');
 });
 
+// The default module is built without the Markdown export (issue 36: about 10 KB gzip),
+// nor text(), diffView() and planView() (2.9 KB), which the element does not use.
+await check('the default module has no Markdown export, text(), diffView() or planView()', async () => {
+  const lite = await import(pathToFileURL(join(dir, 'docstream-lite.js')).href);
+  for (const method of ['markdown', 'text', 'diffView', 'planView']) {
+    assert.equal(typeof lite.DocStream.prototype[method], 'undefined', method);
+    assert.equal(typeof full.DocStream.prototype[method], 'function', method);
+  }
+  assert.equal(lite.__markdownOf, undefined);
+});
+
 // A stream in a default format never loads the full module; write() says at once what
 // there is to pull, and end() returns nothing to wait for.
 await check('a default format stays in the default module', async () => {
@@ -197,8 +247,20 @@ await check('the full module fails to load', async () => {
     // A stream in a default format never needs the full module.
     const cursor = readFileSync(at('tests/fixtures/cursor-stream-json/tools.jsonl'));
     const reference = await run(new full.DocStream({}), [cursor], false);
-    const own = await run(other.newDocStream({}, () => {}), chunksOf(cursor, 'random', random), false);
+    const own = await run(other.newDocStream({}, () => {}), chunksOf(cursor, 'random', random), false, { markdown: false });
     assert.deepEqual(own.snapshot, reference.snapshot, 'a default format reads without the full module');
+    // Its Markdown needs the full module: a clear rejection.
+    const lite = other.newDocStream({}, () => {});
+    lite.write(cursor);
+    lite.end();
+    await assert.rejects(lite.markdown(), (e) => {
+      assert.equal(e.code, 'DS_WASM');
+      assert.match(e.message, /Markdown/);
+      assert.match(e.message, /docstream_bg\.wasm/);
+      assert.match(e.message, /DocstreamView\.init\(/);
+      return true;
+    });
+    lite.free();
     const bytes = readFileSync(at('tests/fixtures/codex-session/session.jsonl'));
     let changed = 0;
     const s = other.newDocStream({}, () => changed++);

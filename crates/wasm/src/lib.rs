@@ -22,7 +22,12 @@
 
 use wasm_bindgen::JsValue;
 
+#[cfg(feature = "markdown")]
+mod markdown;
 mod stream;
+
+#[cfg(feature = "markdown")]
+pub use markdown::*;
 
 pub use stream::*;
 

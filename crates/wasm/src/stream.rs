@@ -12,10 +12,9 @@ use docstream_core::{Format, Limits, Options};
 use docstream_html::ascii_runs::{MIN_ASCII_RUN, ascii_runs};
 use docstream_html::labels::Locale;
 use docstream_html::patch::PatchWriter;
-use docstream_html::{
-    DiffMode, HtmlView, RenderOptions, diff_view_by_id, plan_view_by_id, progress,
-    render_conversation_in_pieces,
-};
+use docstream_html::{DiffMode, HtmlView, RenderOptions, render_conversation_in_pieces};
+#[cfg(feature = "views")]
+use docstream_html::{diff_view_by_id, plan_view_by_id, progress};
 
 #[wasm_bindgen(typescript_custom_section)]
 const DOCUMENT_TS: &str = include_str!("document.d.ts");
@@ -70,7 +69,7 @@ pub struct DocStreamOptions {
 impl DocStreamOptions {
     /// The options given to the constructor, through `JSON.stringify`: `undefined` and
     /// `null` give the defaults; anything it cannot read is a `DS_BAD_OPTIONS` error.
-    fn from_js(options: Option<JsValue>) -> Result<DocStreamOptions, JsValue> {
+    pub(crate) fn from_js(options: Option<JsValue>) -> Result<DocStreamOptions, JsValue> {
         let bad = |message: &str| js_error("DS_BAD_OPTIONS", message);
         let Some(v) = options.filter(|v| !v.is_null() && !v.is_undefined()) else {
             return Ok(DocStreamOptions::default());
@@ -222,7 +221,7 @@ fn stream_options(options: &DocStreamOptions) -> Result<Options, JsValue> {
     })
 }
 
-fn render_options(options: &DocStreamOptions) -> Result<RenderOptions, JsValue> {
+pub(crate) fn render_options(options: &DocStreamOptions) -> Result<RenderOptions, JsValue> {
     let mut origins = Vec::new();
     for o in options.images.iter().flat_map(|i| &i.allow) {
         let origin = docstream_html::url::origin(o).ok_or_else(|| {
@@ -238,6 +237,20 @@ fn render_options(options: &DocStreamOptions) -> Result<RenderOptions, JsValue> 
         image_origins_allowed: origins,
         diff_mode: options.diff.map(DiffMode::from).unwrap_or_default(),
     })
+}
+
+impl JsDocStream {
+    /// The conversation read so far.
+    #[cfg_attr(not(feature = "markdown"), allow(dead_code))]
+    pub(crate) fn conversation(&self) -> &docstream_core::model::Conversation {
+        self.inner.conversation()
+    }
+
+    /// The options the view renders with.
+    #[cfg_attr(not(feature = "markdown"), allow(dead_code))]
+    pub(crate) fn render_options(&self) -> &RenderOptions {
+        self.view.options()
+    }
 }
 
 /// A live conversation read from a byte stream, and its rendered page
@@ -377,6 +390,14 @@ impl JsDocStream {
         to_js(self.inner.conversation())
     }
 
+    /// `snapshot()` as JSON text, as serde_json writes it: what the full module's
+    /// `__markdownOf` reads (numbers as written, not as JavaScript's doubles).
+    #[wasm_bindgen(js_name = __snapshotJson, skip_typescript)]
+    pub fn snapshot_json(&self) -> Result<String, JsValue> {
+        serde_json::to_string(self.inner.conversation())
+            .map_err(|e| js_error("DS_INTERNAL", &e.to_string()))
+    }
+
     /// The conversation element's HTML, rendered from the state at once: what applying
     /// every patch gives once the stream is finished.
     ///
@@ -393,27 +414,14 @@ impl JsDocStream {
         html
     }
 
-    /// The conversation as GitHub-flavoured Markdown, as `docstream md` writes it
-    /// (turns with role and time, prose as written, code and diffs fenced, tool calls,
-    /// thinking and sub-agents folded in `<details>`, usage at the end), in `locale`;
-    /// with `turn` (an index of `snapshot().turns`), that turn alone, with the sub-agent
-    /// runs inside its calls: what the element's "Copy as Markdown" copies (`""` past
-    /// the end).
-    pub fn markdown(&self, turn: Option<u32>) -> String {
-        use docstream_html::markdown_export::{KeepAll, conversation_markdown, turn_markdown};
-        let (conversation, options) = (self.inner.conversation(), self.view.options());
-        match turn {
-            Some(i) => turn_markdown(conversation, i as usize, options, &mut KeepAll),
-            None => conversation_markdown(conversation, options),
-        }
-    }
-
     /// One progress line per agent action (seed 001's `text` format), in `locale`.
+    #[cfg(feature = "views")]
     pub fn text(&self) -> String {
         progress::progress_lines(self.inner.conversation(), self.view.options().locale)
     }
 
     /// The diff view of the `file_edit` document with this id, or `undefined`.
+    #[cfg(feature = "views")]
     #[wasm_bindgen(js_name = diffView, unchecked_return_type = "DiffView | undefined")]
     pub fn diff_view(&self, id: &str) -> Result<JsValue, JsValue> {
         match diff_view_by_id(self.inner.conversation(), id) {
@@ -423,6 +431,7 @@ impl JsDocStream {
     }
 
     /// The plan view of the `plan` document with this id, or `undefined`.
+    #[cfg(feature = "views")]
     #[wasm_bindgen(js_name = planView, unchecked_return_type = "PlanView | undefined")]
     pub fn plan_view(&self, id: &str) -> Result<JsValue, JsValue> {
         match plan_view_by_id(self.inner.conversation(), id) {

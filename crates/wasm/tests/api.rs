@@ -568,3 +568,64 @@ fn markdown_is_the_rust_export_and_a_turn_of_it() {
         "{german}"
     );
 }
+
+/// Issue 36: the full module's Markdown of another module's snapshot (`__markdownOf`,
+/// what the element asks for a stream the default module reads) is its own Markdown
+/// of the stream, whole and turn by turn, in the stream's options: the views, error
+/// messages and sub-agent links a snapshot leaves out are read back (the snapshot
+/// deserialised alone gives other Markdown for these fixtures).
+#[wasm_bindgen_test]
+fn the_markdown_of_a_snapshot_is_the_markdown_of_the_stream() {
+    use docstream_html::markdown_export::conversation_markdown;
+    use docstream_wasm::markdown_of_snapshot;
+    let inputs: [(&str, &[u8]); 3] = [
+        (
+            "cursor-stream-json/subagents",
+            include_bytes!("../../../tests/fixtures/cursor-stream-json/subagents.jsonl"),
+        ),
+        (
+            "claude-code-stream-json/subagents",
+            include_bytes!("../../../tests/fixtures/claude-code-stream-json/subagents.jsonl"),
+        ),
+        ("cursor-stream-json/tools", TOOLS),
+    ];
+    for (name, input) in inputs {
+        for locale in ["en", "de"] {
+            let options = || Some(object(&[("locale", locale.into())]));
+            let mut s = JsDocStream::new(options()).unwrap();
+            s.write(input).unwrap();
+            s.end().unwrap();
+            let json = s.snapshot_json().unwrap();
+            let turns = native(input).conversation().turns.len() as u32;
+            assert_eq!(
+                markdown_of_snapshot(&json, options(), None).unwrap(),
+                s.markdown(None),
+                "{name}, {locale}"
+            );
+            for i in 0..=turns {
+                assert_eq!(
+                    markdown_of_snapshot(&json, options(), Some(i)).unwrap(),
+                    s.markdown(Some(i)),
+                    "{name}, {locale}, turn {i}"
+                );
+            }
+        }
+        // What the restoring is for: the snapshot deserialised alone loses them.
+        let mut s = JsDocStream::new(None).unwrap();
+        s.write(input).unwrap();
+        s.end().unwrap();
+        let json = s.snapshot_json().unwrap();
+        let bare: docstream_core::model::Conversation =
+            docstream_core::model::read_json::from_str(&json).unwrap();
+        assert_ne!(
+            conversation_markdown(&bare, &RenderOptions::default()),
+            s.markdown(None),
+            "{name}: a bare snapshot gives the same Markdown, so this test shows nothing"
+        );
+    }
+    let error = markdown_of_snapshot("{\"turns\": 1}", None, None).unwrap_err();
+    assert_eq!(
+        get(&error, "code").as_string().as_deref(),
+        Some("DS_BAD_INPUT")
+    );
+}
