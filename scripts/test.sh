@@ -70,7 +70,7 @@ suite "the JavaScript API as WebAssembly in headless Chromium" \
   cargo test --target wasm32-unknown-unknown -p docstream-wasm --test browser
 
 # The package, then the viewer's store reader (www/viewer/vendor/library/), once a run.
-suite "the built package" bash scripts/build-wasm.sh
+suite "the built package" env DOCSTREAM_SIZES=later bash scripts/build-wasm.sh
 suite "the package in Node" node tests/js/package-node.mjs
 suite "the element's default and full modules in Node (every fixture, any split)" node tests/js/split-node.mjs
 # The default entry against its budget (issue 36: 350,000 bytes gzip): fails over it.

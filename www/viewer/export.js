@@ -7,8 +7,9 @@ export function exportHtml(view, title) {
   return view.page({ title });
 }
 
-/** The conversation as Markdown: turns, prose, code, diffs and commands; tool calls,
- * thinking and sub-agents folded in `<details>`. */
+/** The conversation as Markdown (a promise: the default module asks the full one for
+ * it): turns, prose, code, diffs and commands; tool calls, thinking and sub-agents folded
+ * in `<details>`. */
 export function exportMarkdown(view) {
   return view.toMarkdown();
 }

@@ -512,8 +512,8 @@ function baseName() {
 ui.exportHtml.addEventListener('click', () => {
   download(`${baseName()}.html`, 'text/html', exportHtml(view, `${state.name} — docstream`));
 });
-ui.exportMd.addEventListener('click', () => {
-  download(`${baseName()}.md`, 'text/markdown', exportMarkdown(view));
+ui.exportMd.addEventListener('click', async () => {
+  download(`${baseName()}.md`, 'text/markdown', await exportMarkdown(view));
 });
 ui.exportJson.addEventListener('click', () => {
   download(`${baseName()}.json`, 'application/json', exportJson(view));
