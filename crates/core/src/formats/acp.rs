@@ -805,11 +805,9 @@ impl Acp {
             }
             _ => ("Cancelled".to_owned(), true),
         };
-        n.apply(Event::ToolEnd {
-            call_id: permission.clone(),
-            name: None,
-            args: None,
-            outcome: ToolOutcome {
+        n.apply(Event::tool_end(
+            permission.clone(),
+            ToolOutcome {
                 status: if rejected {
                     CallStatus::Rejected
                 } else {
@@ -817,8 +815,7 @@ impl Acp {
                 },
                 data: Value::from(chosen.clone()),
             },
-            duration_ms: None,
-        });
+        ));
         // A refusal ends the call asked about, unless it has ended already.
         let call = permission
             .split_once("#permission")
@@ -829,16 +826,13 @@ impl Acp {
                 .get(&call)
                 .is_some_and(|c| matches!(c.status.as_deref(), Some("completed" | "failed")));
             if self.calls.contains_key(&call) && !ended {
-                n.apply(Event::ToolEnd {
-                    call_id: call,
-                    name: None,
-                    args: None,
-                    outcome: ToolOutcome {
+                n.apply(Event::tool_end(
+                    call,
+                    ToolOutcome {
                         status: CallStatus::Rejected,
                         data: Value::from(format!("Permission refused: {chosen}.")),
                     },
-                    duration_ms: None,
-                });
+                ));
             }
         }
         Ok(())

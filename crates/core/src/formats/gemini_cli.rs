@@ -269,11 +269,9 @@ impl GeminiCli {
             (None, Some(output)) => Value::from(output),
             (None, None) => Value::Null,
         };
-        n.apply(Event::ToolEnd {
+        n.apply(Event::tool_end(
             call_id,
-            name: None,
-            args: None,
-            outcome: ToolOutcome {
+            ToolOutcome {
                 status: match refused {
                     Some(status) => status,
                     None if failed => CallStatus::Error,
@@ -281,8 +279,7 @@ impl GeminiCli {
                 },
                 data,
             },
-            duration_ms: None,
-        });
+        ));
     }
 }
 

@@ -525,17 +525,14 @@ impl CodexSession {
                     Some("failed") => CallStatus::Error,
                     _ => CallStatus::Success,
                 };
-                n.apply(Event::ToolEnd {
+                // The results are not saved.
+                n.apply(Event::tool_end(
                     call_id,
-                    name: None,
-                    args: None,
-                    // The results are not saved.
-                    outcome: ToolOutcome {
+                    ToolOutcome {
                         status,
                         data: Value::from(""),
                     },
-                    duration_ms: None,
-                });
+                ));
             }
             // Bookkeeping of Codex's own.
             "ghost_snapshot" | "compaction" | "compaction_summary" => {}
@@ -750,16 +747,13 @@ impl CodexSession {
                 Call::Shell | Call::Other => vec![call_id],
             };
             for id in ids {
-                n.apply(Event::ToolEnd {
-                    call_id: id,
-                    name: None,
-                    args: None,
-                    outcome: ToolOutcome {
+                n.apply(Event::tool_end(
+                    id,
+                    ToolOutcome {
                         status,
                         data: json!({ "error": text.trim() }),
                     },
-                    duration_ms: None,
-                });
+                ));
             }
             return;
         }
@@ -814,11 +808,9 @@ impl CodexSession {
             }
             Call::Other => {
                 let failed = failed || text.starts_with("err: ");
-                n.apply(Event::ToolEnd {
+                n.apply(Event::tool_end(
                     call_id,
-                    name: None,
-                    args: None,
-                    outcome: ToolOutcome {
+                    ToolOutcome {
                         status: if failed {
                             CallStatus::Error
                         } else {
@@ -826,8 +818,7 @@ impl CodexSession {
                         },
                         data: Value::from(text),
                     },
-                    duration_ms: None,
-                });
+                ));
             }
         }
     }

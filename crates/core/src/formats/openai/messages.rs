@@ -150,19 +150,16 @@ fn history(list: Vec<Message<'_>>, p: &Payload<'_>, n: &mut dyn Sink) {
         match m.role {
             "user" => user(m, n),
             "assistant" => assistant(m, p, n, &mut legacy),
-            role @ ("tool" | "function") => n.apply(Event::ToolEnd {
-                call_id: match role {
+            role @ ("tool" | "function") => n.apply(Event::tool_end(
+                match role {
                     "function" => legacy.current(),
                     _ => m.tool_call_id.unwrap_or_default(),
                 },
-                name: None,
-                args: None,
-                outcome: ToolOutcome {
+                ToolOutcome {
                     status: CallStatus::Success,
                     data: Value::String(content_text(m.content.as_ref())),
                 },
-                duration_ms: None,
-            }),
+            )),
             "system" | "developer" => {}
             _ => n.apply(Event::Unknown),
         }
