@@ -39,7 +39,7 @@ use serde_json::{Map, Value, json};
 use serde_json_borrow::Value as Tree;
 
 use crate::error::codes;
-use crate::formats::fields::{self, Fields, Read, each};
+use crate::formats::fields::{self, Fields, Read, each, wire};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::{Attachment, CallStatus, Usage};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome};
@@ -54,27 +54,19 @@ pub(super) const TOOLS: ToolNames = &[
     ("acp:fetch", ToolKind::WebFetch),
 ];
 
-/// One JSON-RPC message.
-struct Message<'v, 'a> {
-    id: Option<String>,
-    method: Option<&'v str>,
-    params: Option<Fields<'v, 'a>>,
-    result: Option<&'v Tree<'a>>,
-    error: Option<Value>,
-}
-
-impl<'v, 'a> Message<'v, 'a> {
-    fn read(f: Fields<'v, 'a>) -> Read<Self> {
-        Ok(Message {
-            id: f.get("id").map(|id| match id {
+wire! {
+    /// One JSON-RPC message.
+    struct Message<'v, 'a> {
+        id: Option<String> = |f| {
+            Ok(f.get("id").map(|id| match id {
                 Tree::Str(s) => s.to_string(),
                 other => Value::from(other).to_string(),
-            }),
-            method: f.str("method")?,
-            params: f.object("params")?,
-            result: f.get("result"),
-            error: f.value("error"),
-        })
+            }))
+        },
+        method: str "method",
+        params: object "params",
+        result: get "result",
+        error: value "error",
     }
 }
 
@@ -813,11 +805,9 @@ impl Acp {
             }
             _ => ("Cancelled".to_owned(), true),
         };
-        n.apply(Event::ToolEnd {
-            call_id: permission.clone(),
-            name: None,
-            args: None,
-            outcome: ToolOutcome {
+        n.apply(Event::tool_end(
+            permission.clone(),
+            ToolOutcome {
                 status: if rejected {
                     CallStatus::Rejected
                 } else {
@@ -825,8 +815,7 @@ impl Acp {
                 },
                 data: Value::from(chosen.clone()),
             },
-            duration_ms: None,
-        });
+        ));
         // A refusal ends the call asked about, unless it has ended already.
         let call = permission
             .split_once("#permission")
@@ -837,16 +826,13 @@ impl Acp {
                 .get(&call)
                 .is_some_and(|c| matches!(c.status.as_deref(), Some("completed" | "failed")));
             if self.calls.contains_key(&call) && !ended {
-                n.apply(Event::ToolEnd {
-                    call_id: call,
-                    name: None,
-                    args: None,
-                    outcome: ToolOutcome {
+                n.apply(Event::tool_end(
+                    call,
+                    ToolOutcome {
                         status: CallStatus::Rejected,
                         data: Value::from(format!("Permission refused: {chosen}.")),
                     },
-                    duration_ms: None,
-                });
+                ));
             }
         }
         Ok(())

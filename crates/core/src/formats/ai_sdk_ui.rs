@@ -34,7 +34,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::codes;
 use crate::formats::common::{Prose, for_each_event, is_done_sentinel};
-use crate::formats::fields::{self, Fields, Read};
+use crate::formats::fields::{self, Fields, wire};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::CallStatus;
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome};
@@ -43,70 +43,40 @@ use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames,
 /// links of a search.
 pub(super) const TOOLS: ToolNames = &[("sources", ToolKind::WebSearch)];
 
-/// One chunk, flat.
-struct Chunk<'v> {
-    kind: &'v str,
-    id: Option<&'v str>,
-    delta: Option<&'v str>,
-    message_id: Option<String>,
-    finish_reason: Option<String>,
-    reason: Option<String>,
-    tool_call_id: Option<&'v str>,
-    tool_name: Option<&'v str>,
-    input_text_delta: Option<&'v str>,
-    input: Option<Value>,
-    output: Option<Value>,
-    preliminary: Option<bool>,
-    error_text: Option<String>,
-    approved: Option<bool>,
-    approval_id: Option<&'v str>,
-    source_id: Option<&'v str>,
-    url: Option<&'v str>,
-    title: Option<&'v str>,
-    media_type: Option<&'v str>,
-    filename: Option<&'v str>,
-    data: Option<Value>,
-    transient: Option<bool>,
+wire! {
+    /// One chunk, flat. Only what the chunk's type uses is read of `input`, `output`
+    /// and `data` (a data part's `data` can be large).
+    struct Chunk<'v> {
+        kind: str "type" or_default,
+        id: str "id",
+        delta: str "delta",
+        message_id: string "messageId",
+        finish_reason: string "finishReason",
+        reason: string "reason",
+        tool_call_id: str "toolCallId",
+        tool_name: str "toolName",
+        input_text_delta: str "inputTextDelta",
+        input: Option<Value> = |f| Ok(of_type(f, |t| t.starts_with("tool-input"), "input")),
+        output: Option<Value> = |f| Ok(of_type(f, |t| t == "tool-output-available", "output")),
+        preliminary: bool "preliminary",
+        error_text: string "errorText",
+        approved: bool "approved",
+        approval_id: str "approvalId",
+        source_id: str "sourceId",
+        url: str "url",
+        title: str "title",
+        media_type: str "mediaType",
+        filename: str "filename",
+        data: Option<Value> = |f| Ok(of_type(f, |t| t.starts_with("data-"), "data")),
+        transient: bool "transient",
+    }
 }
 
-impl<'v> Chunk<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        let kind = f.str("type")?.unwrap_or_default();
-        // Only what the chunk's type uses is read (a data part's `data` can be large).
-        let data_part = kind.starts_with("data-");
-        Ok(Chunk {
-            kind,
-            id: f.str("id")?,
-            delta: f.str("delta")?,
-            message_id: f.string("messageId")?,
-            finish_reason: f.string("finishReason")?,
-            reason: f.string("reason")?,
-            tool_call_id: f.str("toolCallId")?,
-            tool_name: f.str("toolName")?,
-            input_text_delta: f.str("inputTextDelta")?,
-            input: if kind.starts_with("tool-input") {
-                f.value("input")
-            } else {
-                None
-            },
-            output: if kind == "tool-output-available" {
-                f.value("output")
-            } else {
-                None
-            },
-            preliminary: f.bool("preliminary")?,
-            error_text: f.string("errorText")?,
-            approved: f.bool("approved")?,
-            approval_id: f.str("approvalId")?,
-            source_id: f.str("sourceId")?,
-            url: f.str("url")?,
-            title: f.str("title")?,
-            media_type: f.str("mediaType")?,
-            filename: f.str("filename")?,
-            data: if data_part { f.value("data") } else { None },
-            transient: f.bool("transient")?,
-        })
-    }
+/// The field `key` of a chunk whose `type` is one `uses` it.
+fn of_type(f: Fields<'_, '_>, uses: impl FnOnce(&str) -> bool, key: &str) -> Option<Value> {
+    uses(f.str("type").ok().flatten().unwrap_or_default())
+        .then(|| f.value(key))
+        .flatten()
 }
 
 /// A tool call between its start and its output.

@@ -27,7 +27,7 @@ use serde_json_borrow::Value as Tree;
 use super::anthropic::blocks::{Block, Content, Message, Role, apply_content};
 use super::anthropic::stream::Stream;
 use super::common::{RunResult, end_open_response};
-use super::fields::{self, Fields, Read};
+use super::fields::{self, Fields, wire};
 use super::usage::WireUsage;
 use super::{Adapter, Payload, json_error, or_report};
 use crate::framing::nests_deeper_than;
@@ -55,102 +55,68 @@ pub(super) const TOOLS: ToolNames = &[
     ("ExitPlanMode", ToolKind::Plan),
 ];
 
-/// One line, flat; the stream's snake_case and the transcript's camelCase both read.
-struct Line<'v> {
-    kind: &'v str,
-    subtype: Option<&'v str>,
-    message: Option<Message<'v>>,
-    session_id: Option<String>,
-    model: Option<String>,
-    cwd: Option<String>,
-    timestamp: Option<String>,
-    tool_use_result: Option<Value>,
-    is_sidechain: bool,
-    /// The line's own id (saved transcripts).
-    uuid: Option<String>,
-    /// The id of the line this one follows (saved transcripts).
-    parent_uuid: Option<String>,
-    /// A `stream_event`'s Anthropic event, read when the line is applied.
-    event: Option<&'v Tree<'v>>,
-    /// The final text of a `result` (other types of `result` have none).
-    result: Option<&'v str>,
-    is_error: Option<bool>,
-    duration_ms: Option<u64>,
-    duration_api_ms: Option<u64>,
-    request_id: Option<String>,
-    usage: Option<WireUsage>,
-    /// A failed `result`'s errors (the strings among them are shown).
-    errors: Option<&'v [Tree<'v>]>,
-    /// The call whose sub-agent wrote the line (stream-json).
-    parent_tool_use_id: Option<String>,
-    /// The call a `task_notification` is about.
-    tool_use_id: Option<String>,
-    /// How a `task_notification`'s task ended.
-    status: Option<String>,
-    /// What a `result`'s run cost, in US dollars.
-    total_cost_usd: Option<f64>,
-    /// A `summary` line's summary of the session.
-    summary: Option<String>,
-    /// A `custom-title` line's title, the one the user gave the session.
-    custom_title: Option<String>,
-    /// A `compact_boundary` line's `compactMetadata`.
-    compaction: Option<Compaction>,
-    /// A user line that is the summary of a compaction, not a prompt.
-    is_compact_summary: bool,
+wire! {
+    /// One line, flat; the stream's snake_case and the transcript's camelCase both read.
+    struct Line<'v> {
+        kind: str "type" or_default,
+        subtype: str "subtype",
+        message: object<Message<'v>> "message",
+        session_id: string "session_id" | "sessionId",
+        model: string "model",
+        cwd: string "cwd",
+        timestamp: string "timestamp",
+        tool_use_result: value "tool_use_result" | "toolUseResult",
+        is_sidechain: bool "isSidechain" or_default,
+        /// The line's own id (saved transcripts).
+        uuid: string "uuid",
+        /// The id of the line this one follows (saved transcripts).
+        parent_uuid: string "parentUuid",
+        /// A `stream_event`'s Anthropic event, read when the line is applied.
+        event: get "event",
+        /// The final text of a `result` (other types of `result` have none).
+        result: str "result" lenient,
+        is_error: bool "is_error",
+        duration_ms: u64 "duration_ms",
+        duration_api_ms: u64 "duration_api_ms",
+        request_id: string "request_id" | "requestId",
+        usage: object<WireUsage> "usage",
+        /// A failed `result`'s errors (the strings among them are shown).
+        errors: array "errors" lenient,
+        /// The call whose sub-agent wrote the line (stream-json).
+        parent_tool_use_id: string "parent_tool_use_id",
+        /// The call a `task_notification` is about.
+        tool_use_id: string "tool_use_id",
+        /// How a `task_notification`'s task ended.
+        status: string "status",
+        // Read leniently: a value of another type is not the line's error.
+        /// What a `result`'s run cost, in US dollars.
+        total_cost_usd: f64 "total_cost_usd" lenient,
+        /// A `summary` line's summary of the session.
+        summary: string "summary" lenient,
+        /// A `custom-title` line's title, the one the user gave the session.
+        custom_title: string "customTitle" lenient,
+        /// A `compact_boundary` line's `compactMetadata`.
+        compaction: Option<Compaction> = |f| Ok(compaction(f)),
+        /// A user line that is the summary of a compaction, not a prompt.
+        is_compact_summary: bool "isCompactSummary" lenient or_default,
+    }
 }
 
-impl<'v> Line<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Line {
-            kind: f.str("type")?.unwrap_or_default(),
-            subtype: f.str("subtype")?,
-            message: f.object("message")?.map(Message::read).transpose()?,
-            session_id: f.string("session_id")?.or(f.string("sessionId")?),
-            model: f.string("model")?,
-            cwd: f.string("cwd")?,
-            timestamp: f.string("timestamp")?,
-            tool_use_result: f
-                .value("tool_use_result")
-                .or_else(|| f.value("toolUseResult")),
-            is_sidechain: f.bool("isSidechain")?.unwrap_or_default(),
-            uuid: f.string("uuid")?,
-            parent_uuid: f.string("parentUuid")?,
-            event: f.get("event"),
-            result: f.get("result").and_then(Tree::as_str),
-            is_error: f.bool("is_error")?,
-            duration_ms: f.u64("duration_ms")?,
-            duration_api_ms: f.u64("duration_api_ms")?,
-            request_id: f.string("request_id")?.or(f.string("requestId")?),
-            usage: f.object("usage")?.map(WireUsage::read).transpose()?,
-            errors: f.get("errors").and_then(Tree::as_array),
-            parent_tool_use_id: f.string("parent_tool_use_id")?,
-            tool_use_id: f.string("tool_use_id")?,
-            status: f.string("status")?,
-            // Read leniently: a value of another type is not the line's error.
-            total_cost_usd: f.f64("total_cost_usd").ok().flatten(),
-            summary: f.string("summary").ok().flatten(),
-            custom_title: f.string("customTitle").ok().flatten(),
-            // Read leniently: a bookkeeping value of another type loses only itself.
-            // A transcript's `compactMetadata {preTokens}`, the stream's
-            // `compact_metadata {pre_tokens}`.
-            compaction: f
-                .object("compactMetadata")
-                .ok()
-                .flatten()
-                .or_else(|| f.object("compact_metadata").ok().flatten())
-                .map(|m| {
-                    let count = |a: &str, b: &str| {
-                        m.u64(a).ok().flatten().or_else(|| m.u64(b).ok().flatten())
-                    };
-                    Compaction {
-                        trigger: m.string("trigger").ok().flatten(),
-                        pre_tokens: count("preTokens", "pre_tokens"),
-                        post_tokens: count("postTokens", "post_tokens"),
-                    }
-                }),
-            is_compact_summary: f.bool("isCompactSummary").ok().flatten() == Some(true),
-        })
-    }
+/// A line's compaction facts, read leniently: a bookkeeping value of another type
+/// loses only itself. A transcript's `compactMetadata {preTokens}`, the stream's
+/// `compact_metadata {pre_tokens}`.
+fn compaction(f: Fields<'_, '_>) -> Option<Compaction> {
+    let m = f
+        .object("compactMetadata")
+        .ok()
+        .flatten()
+        .or_else(|| f.object("compact_metadata").ok().flatten())?;
+    let count = |a: &str, b: &str| m.u64(a).ok().flatten().or_else(|| m.u64(b).ok().flatten());
+    Some(Compaction {
+        trigger: m.string("trigger").ok().flatten(),
+        pre_tokens: count("preTokens", "pre_tokens"),
+        post_tokens: count("postTokens", "post_tokens"),
+    })
 }
 
 /// The adapter's state.

@@ -689,16 +689,13 @@ impl Run<'_> {
             None => None,
         };
         if let Some(status) = status {
-            self.n.apply(Event::ToolEnd {
+            self.n.apply(Event::tool_end(
                 call_id,
-                name: None,
-                args: None,
-                outcome: ToolOutcome {
+                ToolOutcome {
                     status,
                     data: result.unwrap_or(Value::Null),
                 },
-                duration_ms: None,
-            });
+            ));
         }
     }
 

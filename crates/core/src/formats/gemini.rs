@@ -17,126 +17,67 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use super::common::{for_each_event, is_done_sentinel, provider_error};
-use super::fields::{self, Fields, Read, each};
+use super::fields::{self, Fields, wire};
 use super::{Adapter, Payload, json_error};
 use crate::model::Usage;
 use crate::normalize::{Event, SessionInfo, Sink};
 
-/// One event.
-struct GeminiEvent<'v> {
-    candidates: Vec<Candidate<'v>>,
-    usage_metadata: Option<UsageMetadata>,
-    model_version: Option<String>,
-    response_id: Option<String>,
-    error: Option<Value>,
-    /// The Code Assist API wraps each event.
-    response: Option<Box<GeminiEvent<'v>>>,
-}
-
-impl<'v> GeminiEvent<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(GeminiEvent {
-            candidates: f.list("candidates", Candidate::read)?.unwrap_or_default(),
-            usage_metadata: f
-                .object("usageMetadata")?
-                .map(UsageMetadata::read)
-                .transpose()?,
-            model_version: f.string("modelVersion")?,
-            response_id: f.string("responseId")?,
-            error: f.value("error"),
-            response: match f.object("response")? {
-                Some(r) => Some(Box::new(GeminiEvent::read(r)?)),
-                None => None,
-            },
-        })
+wire! {
+    /// One event.
+    struct GeminiEvent<'v> {
+        candidates: list<Candidate<'v>> "candidates" or_default,
+        usage_metadata: object<UsageMetadata> "usageMetadata",
+        model_version: string "modelVersion",
+        response_id: string "responseId",
+        error: value "error",
+        /// The Code Assist API wraps each event.
+        response: Option<Box<GeminiEvent<'v>>> =
+            |f| Ok(f.object("response")?.map(GeminiEvent::read).transpose()?.map(Box::new)),
     }
 }
 
-struct Candidate<'v> {
-    parts: Vec<Part<'v>>,
-    finish_reason: Option<String>,
-    index: u64,
-}
-
-impl<'v> Candidate<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        let parts = match f.object("content")? {
-            Some(content) => match content.array("parts")? {
-                Some(a) => each(a, "parts", Part::read)?,
-                None => Vec::new(),
-            },
-            None => Vec::new(),
-        };
-        Ok(Candidate {
-            parts,
-            finish_reason: f.string("finishReason")?,
-            index: f.u64("index")?.unwrap_or_default(),
-        })
+wire! {
+    struct Candidate<'v> {
+        /// `content.parts`.
+        parts: Vec<Part<'v>> = |f| match f.object("content")? {
+            Some(content) => Ok(content.list("parts", Part::read)?.unwrap_or_default()),
+            None => Ok(Vec::new()),
+        },
+        finish_reason: string "finishReason",
+        index: u64 "index" or_default,
     }
 }
 
-struct Part<'v> {
-    text: Option<&'v str>,
-    thought: bool,
-    thought_signature: Option<String>,
-    function_call: Option<FunctionCall<'v>>,
-}
-
-impl<'v> Part<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Part {
-            text: f.str("text")?,
-            thought: f.bool("thought")?.unwrap_or_default(),
-            thought_signature: f.string("thoughtSignature")?,
-            function_call: f
-                .object("functionCall")?
-                .map(FunctionCall::read)
-                .transpose()?,
-        })
+wire! {
+    struct Part<'v> {
+        text: str "text",
+        thought: bool "thought" or_default,
+        thought_signature: string "thoughtSignature",
+        function_call: object<FunctionCall<'v>> "functionCall",
     }
 }
 
-struct FunctionCall<'v> {
-    id: Option<String>,
-    name: Option<String>,
-    args: Option<Value>,
-    /// Pieces of the arguments (streamed function-call arguments).
-    partial_args: Option<Vec<PartialArg<'v>>>,
-    /// More of this call follows.
-    will_continue: bool,
-}
-
-impl<'v> FunctionCall<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(FunctionCall {
-            id: f.string("id")?,
-            name: f.string("name")?,
-            args: f.value("args"),
-            partial_args: f.list("partialArgs", PartialArg::read)?,
-            will_continue: f.bool("willContinue")?.unwrap_or_default(),
-        })
+wire! {
+    struct FunctionCall<'v> {
+        id: string "id",
+        name: string "name",
+        args: value "args",
+        /// Pieces of the arguments (streamed function-call arguments).
+        partial_args: list<PartialArg<'v>> "partialArgs",
+        /// More of this call follows.
+        will_continue: bool "willContinue" or_default,
     }
 }
 
-/// One piece of a streamed call's arguments: a value at a JSON path.
-struct PartialArg<'v> {
-    json_path: &'v str,
-    string_value: Option<&'v str>,
-    number_value: Option<f64>,
-    bool_value: Option<bool>,
-    /// `nullValue` is there (not null).
-    null_value: bool,
-}
-
-impl<'v> PartialArg<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(PartialArg {
-            json_path: f.str("jsonPath")?.unwrap_or_default(),
-            string_value: f.str("stringValue")?,
-            number_value: f.f64("numberValue")?,
-            bool_value: f.bool("boolValue")?,
-            null_value: f.get("nullValue").is_some(),
-        })
+wire! {
+    /// One piece of a streamed call's arguments: a value at a JSON path.
+    struct PartialArg<'v> {
+        json_path: str "jsonPath" or_default,
+        string_value: str "stringValue",
+        number_value: f64 "numberValue",
+        bool_value: bool "boolValue",
+        /// `nullValue` is there (not null).
+        null_value: bool = |f| Ok(f.get("nullValue").is_some()),
     }
 }
 
@@ -227,23 +168,13 @@ fn object_slot<'v>(at: &'v mut Value, key: &str) -> Option<&'v mut Value> {
     Some(at.as_object_mut()?.entry(key).or_insert(Value::Null))
 }
 
-struct UsageMetadata {
-    prompt_token_count: u64,
-    candidates_token_count: u64,
-    thoughts_token_count: u64,
-    total_token_count: u64,
-    cached_content_token_count: Option<u64>,
-}
-
-impl UsageMetadata {
-    fn read(f: Fields<'_, '_>) -> Read<Self> {
-        Ok(UsageMetadata {
-            prompt_token_count: f.u64("promptTokenCount")?.unwrap_or_default(),
-            candidates_token_count: f.u64("candidatesTokenCount")?.unwrap_or_default(),
-            thoughts_token_count: f.u64("thoughtsTokenCount")?.unwrap_or_default(),
-            total_token_count: f.u64("totalTokenCount")?.unwrap_or_default(),
-            cached_content_token_count: f.u64("cachedContentTokenCount")?,
-        })
+wire! {
+    struct UsageMetadata {
+        prompt_token_count: u64 "promptTokenCount" or_default,
+        candidates_token_count: u64 "candidatesTokenCount" or_default,
+        thoughts_token_count: u64 "thoughtsTokenCount" or_default,
+        total_token_count: u64 "totalTokenCount" or_default,
+        cached_content_token_count: u64 "cachedContentTokenCount",
     }
 }
 

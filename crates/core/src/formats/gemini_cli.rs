@@ -13,9 +13,8 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::{Value, json};
-use serde_json_borrow::Value as Tree;
 
-use super::fields::{self, Fields, Read};
+use super::fields::{self, Fields, wire};
 use super::{Adapter, Payload, or_report};
 use crate::error::codes;
 use crate::model::{CallStatus, Usage};
@@ -35,91 +34,50 @@ pub(super) const TOOLS: ToolNames = &[
     ("write_todos", ToolKind::Todo),
 ];
 
-/// One event, or the `json` format's object (which has no `type`), flat.
-struct Line<'v, 'a> {
-    kind: Option<&'v str>,
-    timestamp: Option<String>,
-    session_id: Option<String>,
-    model: Option<String>,
-    role: Option<&'v str>,
-    content: Option<&'v str>,
-    delta: Option<bool>,
-    tool_name: Option<String>,
-    tool_id: Option<String>,
-    parameters: Option<Value>,
-    status: Option<&'v str>,
-    output: Option<String>,
-    error: Option<JsonError>,
-    severity: Option<&'v str>,
-    message: Option<String>,
-    stats: Option<Stats<'v, 'a>>,
-    /// The `json` format.
-    response: Option<&'v str>,
-    warnings: Option<Vec<&'v str>>,
-}
-
-impl<'v, 'a> Line<'v, 'a> {
-    fn read(f: Fields<'v, 'a>) -> Read<Self> {
-        Ok(Line {
-            kind: f.str("type")?,
-            timestamp: f.string("timestamp")?,
-            session_id: f.string("session_id")?,
-            model: f.string("model")?,
-            role: f.str("role")?,
-            content: f.str("content")?,
-            delta: f.bool("delta")?,
-            tool_name: f.string("tool_name")?,
-            tool_id: f.string("tool_id")?,
-            parameters: f.value("parameters"),
-            status: f.str("status")?,
-            output: f.string("output")?,
-            error: f.object("error")?.map(JsonError::read).transpose()?,
-            severity: f.str("severity")?,
-            message: f.string("message")?,
-            stats: f.object("stats")?.map(Stats::read).transpose()?,
-            response: f.str("response")?,
-            warnings: f.strs("warnings")?,
-        })
+wire! {
+    /// One event, or the `json` format's object (which has no `type`), flat.
+    struct Line<'v, 'a> {
+        kind: str "type",
+        timestamp: string "timestamp",
+        session_id: string "session_id",
+        model: string "model",
+        role: str "role",
+        content: str "content",
+        delta: bool "delta",
+        tool_name: string "tool_name",
+        tool_id: string "tool_id",
+        parameters: value "parameters",
+        status: str "status",
+        output: string "output",
+        error: object<JsonError> "error",
+        severity: str "severity",
+        message: string "message",
+        stats: object<Stats<'v, 'a>> "stats",
+        /// The `json` format.
+        response: str "response",
+        warnings: strs "warnings",
     }
 }
 
-/// `{type, message, code?}`.
-struct JsonError {
-    kind: Option<String>,
-    message: Option<String>,
-}
-
-impl JsonError {
-    fn read(f: Fields<'_, '_>) -> Read<Self> {
-        Ok(JsonError {
-            kind: f.string("type")?,
-            message: f.string("message")?,
-        })
+wire! {
+    /// `{type, message, code?}`.
+    struct JsonError {
+        kind: string "type",
+        message: string "message",
     }
 }
 
-/// The stream's `StreamStats`, or the `json` format's `SessionMetrics`.
-struct Stats<'v, 'a> {
-    input_tokens: Option<u64>,
-    output_tokens: Option<u64>,
-    total_tokens: Option<u64>,
-    cached: Option<u64>,
-    duration_ms: Option<u64>,
-    /// `SessionMetrics.models`: per model `{api: {totalLatencyMs}, tokens: {prompt,
-    /// candidates, total, cached}}` (the stream's per-model counts are not read).
-    models: Option<&'v Tree<'a>>,
-}
-
-impl<'v, 'a> Stats<'v, 'a> {
-    fn read(f: Fields<'v, 'a>) -> Read<Self> {
-        Ok(Stats {
-            input_tokens: f.u64("input_tokens")?,
-            output_tokens: f.u64("output_tokens")?,
-            total_tokens: f.u64("total_tokens")?,
-            cached: f.u64("cached")?,
-            duration_ms: f.u64("duration_ms")?,
-            models: f.get("models"),
-        })
+wire! {
+    /// The stream's `StreamStats`, or the `json` format's `SessionMetrics`.
+    struct Stats<'v, 'a> {
+        input_tokens: u64 "input_tokens",
+        output_tokens: u64 "output_tokens",
+        total_tokens: u64 "total_tokens",
+        cached: u64 "cached",
+        duration_ms: u64 "duration_ms",
+        /// `SessionMetrics.models`: per model `{api: {totalLatencyMs}, tokens: {prompt,
+        /// candidates, total, cached}}` (the stream's per-model counts are not read).
+        models: get "models",
     }
 }
 
@@ -311,11 +269,9 @@ impl GeminiCli {
             (None, Some(output)) => Value::from(output),
             (None, None) => Value::Null,
         };
-        n.apply(Event::ToolEnd {
+        n.apply(Event::tool_end(
             call_id,
-            name: None,
-            args: None,
-            outcome: ToolOutcome {
+            ToolOutcome {
                 status: match refused {
                     Some(status) => status,
                     None if failed => CallStatus::Error,
@@ -323,8 +279,7 @@ impl GeminiCli {
                 },
                 data,
             },
-            duration_ms: None,
-        });
+        ));
     }
 }
 

@@ -7,43 +7,26 @@ use serde_json::Value;
 use serde_json_borrow::Value as Tree;
 
 use super::content::result_data;
-use crate::formats::fields::{self, Fields, Read, each};
+use crate::formats::fields::{self, Read, each, wire};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{Event, Sink, ToolOutcome};
 
-/// One content block, flat: every field any block type uses.
-pub(in crate::formats) struct Block<'v> {
-    pub kind: &'v str,
-    pub text: Option<&'v str>,
-    pub thinking: Option<&'v str>,
-    pub signature: Option<String>,
-    pub id: Option<String>,
-    pub name: Option<String>,
-    pub input: Option<Value>,
-    pub tool_use_id: Option<String>,
-    pub content: Option<Value>,
-    pub is_error: Option<bool>,
-    pub title: Option<String>,
-    /// A `compaction` block's summary (its `content` is text).
-    pub content_text: Option<&'v str>,
-}
-
-impl<'v> Block<'v> {
-    pub(crate) fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Block {
-            kind: f.str("type")?.unwrap_or_default(),
-            text: f.str("text")?,
-            thinking: f.str("thinking")?,
-            signature: f.string("signature")?,
-            id: f.string("id")?,
-            name: f.string("name")?,
-            input: f.value("input"),
-            tool_use_id: f.string("tool_use_id")?,
-            content: f.value("content"),
-            is_error: f.bool("is_error")?,
-            title: f.string("title")?,
-            content_text: f.get("content").and_then(Tree::as_str),
-        })
+wire! {
+    /// One content block, flat: every field any block type uses.
+    pub(in crate::formats) struct Block<'v> {
+        pub kind: str "type" or_default,
+        pub text: str "text",
+        pub thinking: str "thinking",
+        pub signature: string "signature",
+        pub id: string "id",
+        pub name: string "name",
+        pub input: value "input",
+        pub tool_use_id: string "tool_use_id",
+        pub content: value "content",
+        pub is_error: bool "is_error",
+        pub title: string "title",
+        /// A `compaction` block's summary (its `content` is text).
+        pub content_text: str "content" lenient,
     }
 }
 
@@ -232,29 +215,15 @@ fn refusal(text: &str) -> CallStatus {
     }
 }
 
-/// One message: `role` and `content`, and for a response message its `id`, `model`,
-/// `stop_reason` and `usage`.
-pub(in crate::formats) struct Message<'v> {
-    pub role: &'v str,
-    pub content: Option<&'v Tree<'v>>,
-    pub id: Option<String>,
-    pub model: Option<String>,
-    pub stop_reason: Option<String>,
-    pub usage: Option<super::super::usage::WireUsage>,
-}
-
-impl<'v> Message<'v> {
-    pub(crate) fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Message {
-            role: f.str("role")?.unwrap_or_default(),
-            content: f.get("content"),
-            id: f.string("id")?,
-            model: f.string("model")?,
-            stop_reason: f.string("stop_reason")?,
-            usage: f
-                .object("usage")?
-                .map(super::super::usage::WireUsage::read)
-                .transpose()?,
-        })
+wire! {
+    /// One message: `role` and `content`, and for a response message its `id`, `model`,
+    /// `stop_reason` and `usage`.
+    pub(in crate::formats) struct Message<'v> {
+        pub role: str "role" or_default,
+        pub content: get "content",
+        pub id: string "id",
+        pub model: string "model",
+        pub stop_reason: string "stop_reason",
+        pub usage: object<super::super::usage::WireUsage> "usage",
     }
 }

@@ -11,74 +11,42 @@ use serde_json::Value;
 
 use super::blocks::{Block, assistant_block};
 use crate::formats::common::{for_each_event, is_done_sentinel, provider_error, tool_input};
-use crate::formats::fields::{self, Fields, Read};
+use crate::formats::fields::{self, Fields, Read, wire};
 use crate::formats::usage::WireUsage;
 use crate::formats::{Adapter, Payload, json_error};
 use crate::normalize::{Event, SessionInfo, Sink};
 
-struct StreamEvent<'v> {
-    kind: &'v str,
-    index: Option<u64>,
-    message: Option<StartMessage>,
-    content_block: Option<Block<'v>>,
-    delta: Option<Delta<'v>>,
-    usage: Option<WireUsage>,
-    error: Option<Value>,
-}
-
-impl<'v> StreamEvent<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(StreamEvent {
-            kind: f.str("type")?.unwrap_or_default(),
-            index: f.u64("index")?,
-            message: f.object("message")?.map(StartMessage::read).transpose()?,
-            content_block: f.object("content_block")?.map(Block::read).transpose()?,
-            delta: f.object("delta")?.map(Delta::read).transpose()?,
-            usage: f.object("usage")?.map(WireUsage::read).transpose()?,
-            error: f.value("error"),
-        })
+wire! {
+    struct StreamEvent<'v> {
+        kind: str "type" or_default,
+        index: u64 "index",
+        message: object<StartMessage> "message",
+        content_block: object<Block<'v>> "content_block",
+        delta: object<Delta<'v>> "delta",
+        usage: object<WireUsage> "usage",
+        error: value "error",
     }
 }
 
-struct StartMessage {
-    id: Option<String>,
-    model: Option<String>,
-    usage: Option<WireUsage>,
-}
-
-impl StartMessage {
-    fn read(f: Fields<'_, '_>) -> Read<Self> {
-        Ok(StartMessage {
-            id: f.string("id")?,
-            model: f.string("model")?,
-            usage: f.object("usage")?.map(WireUsage::read).transpose()?,
-        })
+wire! {
+    struct StartMessage {
+        id: string "id",
+        model: string "model",
+        usage: object<WireUsage> "usage",
     }
 }
 
-/// A block delta, or the message delta (`stop_reason`).
-struct Delta<'v> {
-    kind: &'v str,
-    text: Option<&'v str>,
-    thinking: Option<&'v str>,
-    signature: Option<&'v str>,
-    partial_json: Option<&'v str>,
-    /// `compaction_delta`: a piece of the summary.
-    content: Option<&'v str>,
-    stop_reason: Option<String>,
-}
-
-impl<'v> Delta<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Delta {
-            kind: f.str("type")?.unwrap_or_default(),
-            text: f.str("text")?,
-            thinking: f.str("thinking")?,
-            signature: f.str("signature")?,
-            partial_json: f.str("partial_json")?,
-            content: f.str("content")?,
-            stop_reason: f.string("stop_reason")?,
-        })
+wire! {
+    /// A block delta, or the message delta (`stop_reason`).
+    struct Delta<'v> {
+        kind: str "type" or_default,
+        text: str "text",
+        thinking: str "thinking",
+        signature: str "signature",
+        partial_json: str "partial_json",
+        /// `compaction_delta`: a piece of the summary.
+        content: str "content",
+        stop_reason: string "stop_reason",
     }
 }
 

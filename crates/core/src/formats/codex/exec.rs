@@ -17,147 +17,87 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
+use serde_json_borrow::Value as Tree;
 
 use super::{Tokens, mcp_tool_name, script_of};
 use crate::formats::apply_patch::TOOL as EDIT_TOOL;
 use crate::formats::common::Written;
-use crate::formats::fields::{self, Fields, Read};
+use crate::formats::fields::{self, Fields, wire};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::model::CallStatus;
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
-/// One line.
-struct Line<'v> {
-    kind: &'v str,
-    thread_id: Option<String>,
-    usage: Option<Tokens>,
-    /// `turn.failed`: `{message}`.
-    error: Option<Value>,
-    /// `error`.
-    message: Option<String>,
-    item: Option<Item<'v>>,
-    /// `item.plan.delta`.
-    item_id: Option<String>,
-    delta: Option<&'v str>,
-    /// `request_user_input`.
-    call_id: Option<String>,
-    questions: Option<Value>,
-}
-
-impl<'v> Line<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Line {
-            kind: f.str("type")?.unwrap_or_default(),
-            thread_id: f.string("thread_id")?,
-            usage: f.object("usage")?.map(Tokens::read).transpose()?,
-            error: f.value("error"),
-            message: f.string("message")?,
-            item: f.object("item")?.map(Item::read).transpose()?,
-            item_id: f.string("item_id")?,
-            delta: f.str("delta")?,
-            call_id: f.string("call_id")?,
-            questions: f.value("questions"),
-        })
+wire! {
+    /// One line.
+    struct Line<'v> {
+        kind: str "type" or_default,
+        thread_id: string "thread_id",
+        usage: object<Tokens> "usage",
+        /// `turn.failed`: `{message}`.
+        error: value "error",
+        /// `error`.
+        message: string "message",
+        item: object<Item<'v>> "item",
+        /// `item.plan.delta`.
+        item_id: string "item_id",
+        delta: str "delta",
+        /// `request_user_input`.
+        call_id: string "call_id",
+        questions: value "questions",
     }
 }
 
-/// An item: its id, `type` and the fields of every item type, flat. A `web_search`
-/// item carries `id` twice (the item's, then the search's: Codex flattens one struct
-/// into the other); the first is the item's.
-struct Item<'v> {
-    id: Option<String>,
-    kind: Option<&'v str>,
-    text: Option<&'v str>,
-    command: Option<String>,
-    aggregated_output: Option<&'v str>,
-    exit_code: Option<i64>,
-    status: Option<&'v str>,
-    changes: Option<Vec<Change>>,
-    server: Option<&'v str>,
-    tool: Option<Value>,
-    arguments: Option<Value>,
-    result: Option<Value>,
-    error: Option<Value>,
-    query: Option<String>,
-    action: Option<Value>,
-    items: Option<Vec<TodoItem>>,
-    message: Option<String>,
-    prompt: Option<String>,
-    receiver_thread_ids: Option<Value>,
-    agents_states: Option<Value>,
-}
-
-impl<'v> Item<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Item {
-            id: f.string("id")?,
-            kind: f.str("type")?.or(f.str("item_type")?),
-            text: f.str("text")?,
-            command: f.string("command")?,
-            aggregated_output: f.str("aggregated_output")?,
-            exit_code: f.i64("exit_code")?,
-            status: f.str("status")?,
-            changes: f.list("changes", Change::read)?,
-            server: f.str("server")?,
-            tool: f.value("tool"),
-            arguments: f.value("arguments"),
-            result: f.value("result"),
-            error: f.value("error"),
-            query: f.string("query")?,
-            action: f.value("action"),
-            items: f.list("items", TodoItem::read)?,
-            message: f.string("message")?,
-            prompt: f.string("prompt")?,
-            receiver_thread_ids: f.value("receiver_thread_ids"),
-            agents_states: f.value("agents_states"),
-        })
+wire! {
+    /// An item: its id, `type` and the fields of every item type, flat. A `web_search`
+    /// item carries `id` twice (the item's, then the search's: Codex flattens one struct
+    /// into the other); the first is the item's.
+    struct Item<'v> {
+        id: string "id",
+        kind: str "type" | "item_type",
+        text: str "text",
+        command: string "command",
+        aggregated_output: str "aggregated_output",
+        exit_code: i64 "exit_code",
+        status: str "status",
+        changes: list<Change> "changes",
+        server: str "server",
+        tool: value "tool",
+        arguments: value "arguments",
+        result: value "result",
+        error: value "error",
+        query: string "query",
+        action: value "action",
+        items: list<TodoItem> "items",
+        message: string "message",
+        prompt: string "prompt",
+        receiver_thread_ids: value "receiver_thread_ids",
+        agents_states: value "agents_states",
     }
 }
 
-/// One file of a `file_change` item.
-struct Change {
-    path: String,
-    /// `add` / `delete` / `update`, or `{type: "update", move_path}`.
-    kind: Option<(String, Option<String>)>,
-    /// Newer versions: the unified diff of an update, the text of an added file.
-    diff: Option<String>,
-}
-
-impl Change {
-    fn read(f: Fields<'_, '_>) -> Read<Self> {
-        let kind = match f.get("kind") {
-            None => None,
-            Some(k) => match k.as_str() {
-                Some(kind) => Some((kind.to_owned(), None)),
-                None => {
-                    let k = Fields::of(k, "field `kind`")?;
-                    Some((
-                        k.string("type")?.unwrap_or_default(),
-                        k.string("move_path")?,
-                    ))
-                }
-            },
-        };
-        Ok(Change {
-            path: f.string("path")?.unwrap_or_default(),
-            kind,
-            diff: f.string("diff")?,
-        })
+wire! {
+    /// One file of a `file_change` item.
+    struct Change {
+        /// `add` / `delete` / `update`, or `{type: "update", move_path}`.
+        kind: Option<(String, Option<String>)> = |f| match f.get("kind") {
+            None => Ok(None),
+            Some(Tree::Str(kind)) => Ok(Some((kind.to_string(), None))),
+            Some(k) => {
+                let k = Fields::of(k, "field `kind`")?;
+                Ok(Some((k.string("type")?.unwrap_or_default(), k.string("move_path")?)))
+            }
+        },
+        path: string "path" or_default,
+        /// Newer versions: the unified diff of an update, the text of an added file.
+        diff: string "diff",
     }
 }
 
-#[derive(Clone, PartialEq, Eq)]
-struct TodoItem {
-    text: String,
-    completed: bool,
-}
-
-impl TodoItem {
-    fn read(f: Fields<'_, '_>) -> Read<Self> {
-        Ok(TodoItem {
-            text: f.string("text")?.unwrap_or_default(),
-            completed: f.bool("completed")?.unwrap_or_default(),
-        })
+wire! {
+    #[derive(Clone, PartialEq, Eq)]
+    struct TodoItem {
+        text: string "text" or_default,
+        completed: bool "completed" or_default,
     }
 }
 

@@ -11,7 +11,7 @@ pub(super) mod session;
 
 use std::borrow::Cow;
 
-use super::fields::{self, Fields};
+use super::fields::{self, Fields, wire};
 use crate::model::Usage;
 use crate::normalize::{ToolKind, ToolNames};
 
@@ -33,26 +33,20 @@ pub(super) const TOOLS: ToolNames = &[
     ("collaboration.spawn_agent", ToolKind::Task),
 ];
 
-/// Codex's token counts (`Usage` of the stream, `TokenUsage` of the sessions).
-#[derive(Default, Clone, Copy, PartialEq, Eq)]
-struct Tokens {
-    input_tokens: u64,
-    cached_input_tokens: u64,
-    output_tokens: u64,
-    total_tokens: u64,
+wire! {
+    /// Codex's token counts (`Usage` of the stream, `TokenUsage` of the sessions).
+    #[derive(Default, Clone, Copy, PartialEq, Eq)]
+    ///
+    /// Read from a line's `usage` (or a session's token counts).
+    struct Tokens {
+        input_tokens: u64 "input_tokens" or_default,
+        cached_input_tokens: u64 "cached_input_tokens" or_default,
+        output_tokens: u64 "output_tokens" or_default,
+        total_tokens: u64 "total_tokens" or_default,
+    }
 }
 
 impl Tokens {
-    /// Read from a line's `usage` (or a session's token counts).
-    fn read(f: Fields<'_, '_>) -> Result<Tokens, serde_json::Error> {
-        Ok(Tokens {
-            input_tokens: f.u64("input_tokens")?.unwrap_or_default(),
-            cached_input_tokens: f.u64("cached_input_tokens")?.unwrap_or_default(),
-            output_tokens: f.u64("output_tokens")?.unwrap_or_default(),
-            total_tokens: f.u64("total_tokens")?.unwrap_or_default(),
-        })
-    }
-
     /// What was used since `base` (a running total earlier in the session).
     fn since(self, base: Tokens) -> Tokens {
         Tokens {

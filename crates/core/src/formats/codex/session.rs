@@ -33,125 +33,75 @@ use super::{Tokens, command_line, shell_output};
 use crate::error::codes;
 use crate::formats::apply_patch;
 use crate::formats::common::{end_open_response, tool_input};
-use crate::formats::fields::{self, Fields, Read, each};
+use crate::formats::fields::{self, Fields, Read, each, wire};
 use crate::formats::{Adapter, Payload, json_error, or_report};
 use crate::model::{Attachment, CallStatus, Compaction};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
-/// One record.
-struct Record<'v, 'a> {
-    timestamp: Option<String>,
-    kind: &'v str,
-    payload: Option<&'v Tree<'a>>,
-}
-
-impl<'v, 'a> Record<'v, 'a> {
-    fn read(f: Fields<'v, 'a>) -> Read<Self> {
-        Ok(Record {
-            timestamp: f.string("timestamp")?,
-            kind: f.str("type")?.unwrap_or_default(),
-            payload: f.get("payload"),
-        })
+wire! {
+    /// One record.
+    struct Record<'v, 'a> {
+        timestamp: string "timestamp",
+        kind: str "type" or_default,
+        payload: get "payload",
     }
 }
 
-/// `session_meta` and `turn_context` payloads: the facts shown.
-struct Facts {
-    id: Option<String>,
-    cwd: Option<String>,
-    model: Option<String>,
-}
-
-impl Facts {
-    fn read(f: Fields<'_, '_>) -> Read<Self> {
-        Ok(Facts {
-            id: f.string("id")?,
-            cwd: f.string("cwd")?,
-            model: f.string("model")?,
-        })
+wire! {
+    /// `session_meta` and `turn_context` payloads: the facts shown.
+    struct Facts {
+        id: string "id",
+        cwd: string "cwd",
+        model: string "model",
     }
 }
 
-/// An `event_msg` payload, flat.
-struct EventMsg<'v> {
-    kind: &'v str,
-    message: Option<&'v str>,
-    text: Option<&'v str>,
-    /// How many `images` and `local_images`.
-    images: usize,
-    /// Early versions: `plain`, or the injected `user_instructions` /
-    /// `environment_context`.
-    input_kind: Option<&'v str>,
-    /// `info.total_token_usage`.
-    total: Option<Tokens>,
-    reason: Option<String>,
-}
-
-impl<'v> EventMsg<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        let count = |key| Ok::<_, serde_json::Error>(f.array(key)?.map_or(0, <[_]>::len));
-        let total = match f.object("info")? {
-            Some(info) => info.object("total_token_usage")?,
-            None => None,
-        };
-        Ok(EventMsg {
-            kind: f.str("type")?.unwrap_or_default(),
-            message: f.str("message")?,
-            text: f.str("text")?,
-            images: count("images")? + count("local_images")?,
-            input_kind: f.str("kind")?,
-            total: total.map(Tokens::read).transpose()?,
-            reason: f.string("reason")?,
-        })
+wire! {
+    /// An `event_msg` payload, flat.
+    struct EventMsg<'v> {
+        /// `info.total_token_usage`.
+        total: Option<Tokens> = |f| match f.object("info")? {
+            Some(info) => info.object("total_token_usage")?.map(Tokens::read).transpose(),
+            None => Ok(None),
+        },
+        kind: str "type" or_default,
+        message: str "message",
+        text: str "text",
+        /// How many `images` and `local_images`.
+        images: usize = |f| {
+            let count = |key| Ok::<_, serde_json::Error>(f.array(key)?.map_or(0, <[_]>::len));
+            Ok(count("images")? + count("local_images")?)
+        },
+        /// Early versions: `plain`, or the injected `user_instructions` /
+        /// `environment_context`.
+        input_kind: str "kind",
+        reason: string "reason",
     }
 }
 
-/// A `response_item` payload, flat.
-struct Item<'v> {
-    kind: &'v str,
-    role: Option<&'v str>,
-    content: Option<Body<'v>>,
-    summary: Option<Vec<Part<'v>>>,
-    name: Option<String>,
-    arguments: Option<&'v str>,
-    call_id: Option<String>,
-    input: Option<&'v str>,
-    output: Option<Body<'v>>,
-    action: Option<Value>,
-    status: Option<&'v str>,
-}
-
-impl<'v> Item<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Item {
-            kind: f.str("type")?.unwrap_or_default(),
-            role: f.str("role")?,
-            content: Body::read(f, "content")?,
-            summary: f.list("summary", Part::read)?,
-            name: f.string("name")?,
-            arguments: f.str("arguments")?,
-            call_id: f.string("call_id")?,
-            input: f.str("input")?,
-            output: Body::read(f, "output")?,
-            action: f.value("action"),
-            status: f.str("status")?,
-        })
+wire! {
+    /// A `response_item` payload, flat.
+    struct Item<'v> {
+        kind: str "type" or_default,
+        role: str "role",
+        content: Option<Body<'v>> = |f| Body::read(f, "content"),
+        summary: list<Part<'v>> "summary",
+        name: string "name",
+        arguments: str "arguments",
+        call_id: string "call_id",
+        input: str "input",
+        output: Option<Body<'v>> = |f| Body::read(f, "output"),
+        action: value "action",
+        status: str "status",
     }
 }
 
-/// A content part: `input_text`, `output_text`, `input_image`, `summary_text`,
-/// `reasoning_text`.
-struct Part<'v> {
-    kind: &'v str,
-    text: Option<&'v str>,
-}
-
-impl<'v> Part<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Part {
-            kind: f.str("type")?.unwrap_or_default(),
-            text: f.str("text")?,
-        })
+wire! {
+    /// A content part: `input_text`, `output_text`, `input_image`, `summary_text`,
+    /// `reasoning_text`.
+    struct Part<'v> {
+        kind: str "type" or_default,
+        text: str "text",
     }
 }
 
@@ -575,17 +525,14 @@ impl CodexSession {
                     Some("failed") => CallStatus::Error,
                     _ => CallStatus::Success,
                 };
-                n.apply(Event::ToolEnd {
+                // The results are not saved.
+                n.apply(Event::tool_end(
                     call_id,
-                    name: None,
-                    args: None,
-                    // The results are not saved.
-                    outcome: ToolOutcome {
+                    ToolOutcome {
                         status,
                         data: Value::from(""),
                     },
-                    duration_ms: None,
-                });
+                ));
             }
             // Bookkeeping of Codex's own.
             "ghost_snapshot" | "compaction" | "compaction_summary" => {}
@@ -800,16 +747,13 @@ impl CodexSession {
                 Call::Shell | Call::Other => vec![call_id],
             };
             for id in ids {
-                n.apply(Event::ToolEnd {
-                    call_id: id,
-                    name: None,
-                    args: None,
-                    outcome: ToolOutcome {
+                n.apply(Event::tool_end(
+                    id,
+                    ToolOutcome {
                         status,
                         data: json!({ "error": text.trim() }),
                     },
-                    duration_ms: None,
-                });
+                ));
             }
             return;
         }
@@ -864,11 +808,9 @@ impl CodexSession {
             }
             Call::Other => {
                 let failed = failed || text.starts_with("err: ");
-                n.apply(Event::ToolEnd {
+                n.apply(Event::tool_end(
                     call_id,
-                    name: None,
-                    args: None,
-                    outcome: ToolOutcome {
+                    ToolOutcome {
                         status: if failed {
                             CallStatus::Error
                         } else {
@@ -876,8 +818,7 @@ impl CodexSession {
                         },
                         data: Value::from(text),
                     },
-                    duration_ms: None,
-                });
+                ));
             }
         }
     }

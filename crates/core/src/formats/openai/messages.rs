@@ -12,35 +12,22 @@ use serde_json_borrow::Value as Tree;
 
 use super::WireUsage;
 use crate::formats::common::{end_open_response, iso8601, tool_input};
-use crate::formats::fields::{self, Fields, Read, each};
+use crate::formats::fields::{self, Fields, Read, each, wire};
 use crate::formats::{Adapter, Payload, json_error, or_report};
 use crate::model::{Attachment, CallStatus};
 use crate::normalize::{Event, SessionInfo, Sink, ToolOutcome};
 
-struct Message<'v> {
-    role: &'v str,
-    content: Option<Value>,
-    reasoning_content: Option<&'v str>,
-    /// `reasoning`: text in some servers' messages, an object in others' (not read).
-    reasoning: Option<&'v str>,
-    refusal: Option<String>,
-    tool_calls: Vec<ToolCall>,
-    function_call: Option<Function>,
-    tool_call_id: Option<String>,
-}
-
-impl<'v> Message<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Message {
-            role: f.str("role")?.unwrap_or_default(),
-            content: f.value("content"),
-            reasoning_content: f.str("reasoning_content")?,
-            reasoning: f.get("reasoning").and_then(Tree::as_str),
-            refusal: f.string("refusal")?,
-            tool_calls: f.list("tool_calls", ToolCall::read)?.unwrap_or_default(),
-            function_call: f.object("function_call")?.map(Function::read).transpose()?,
-            tool_call_id: f.string("tool_call_id")?,
-        })
+wire! {
+    struct Message<'v> {
+        role: str "role" or_default,
+        content: value "content",
+        reasoning_content: str "reasoning_content",
+        /// `reasoning`: text in some servers' messages, an object in others' (not read).
+        reasoning: str "reasoning" lenient,
+        refusal: string "refusal",
+        tool_calls: list<ToolCall> "tool_calls" or_default,
+        function_call: object<Function> "function_call",
+        tool_call_id: string "tool_call_id",
     }
 }
 
@@ -59,68 +46,36 @@ impl Legacy {
     }
 }
 
-struct ToolCall {
-    id: Option<String>,
-    function: Option<Function>,
-}
-
-impl ToolCall {
-    fn read(f: Fields<'_, '_>) -> Read<Self> {
-        Ok(ToolCall {
-            id: f.string("id")?,
-            function: f.object("function")?.map(Function::read).transpose()?,
-        })
+wire! {
+    struct ToolCall {
+        id: string "id",
+        function: object<Function> "function",
     }
 }
 
-struct Function {
-    name: Option<String>,
-    arguments: Option<Value>,
-}
-
-impl Function {
-    fn read(f: Fields<'_, '_>) -> Read<Self> {
-        Ok(Function {
-            name: f.string("name")?,
-            arguments: f.value("arguments"),
-        })
+wire! {
+    struct Function {
+        name: string "name",
+        arguments: value "arguments",
     }
 }
 
-/// A request (`messages`), or a `chat.completion` (`choices`).
-struct Top<'v> {
-    messages: Option<Vec<Message<'v>>>,
-    choices: Option<Vec<Choice<'v>>>,
-    id: Option<String>,
-    model: Option<String>,
-    created: Option<u64>,
-    usage: Option<WireUsage>,
-}
-
-impl<'v> Top<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Top {
-            messages: f.list("messages", Message::read)?,
-            choices: f.list("choices", Choice::read)?,
-            id: f.string("id")?,
-            model: f.string("model")?,
-            created: f.u64("created")?,
-            usage: f.object("usage")?.map(WireUsage::read).transpose()?,
-        })
+wire! {
+    /// A request (`messages`), or a `chat.completion` (`choices`).
+    struct Top<'v> {
+        messages: list<Message<'v>> "messages",
+        choices: list<Choice<'v>> "choices",
+        id: string "id",
+        model: string "model",
+        created: u64 "created",
+        usage: object<WireUsage> "usage",
     }
 }
 
-struct Choice<'v> {
-    message: Option<Message<'v>>,
-    finish_reason: Option<String>,
-}
-
-impl<'v> Choice<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Choice {
-            message: f.object("message")?.map(Message::read).transpose()?,
-            finish_reason: f.string("finish_reason")?,
-        })
+wire! {
+    struct Choice<'v> {
+        message: object<Message<'v>> "message",
+        finish_reason: string "finish_reason",
     }
 }
 
@@ -195,19 +150,16 @@ fn history(list: Vec<Message<'_>>, p: &Payload<'_>, n: &mut dyn Sink) {
         match m.role {
             "user" => user(m, n),
             "assistant" => assistant(m, p, n, &mut legacy),
-            role @ ("tool" | "function") => n.apply(Event::ToolEnd {
-                call_id: match role {
+            role @ ("tool" | "function") => n.apply(Event::tool_end(
+                match role {
                     "function" => legacy.current(),
                     _ => m.tool_call_id.unwrap_or_default(),
                 },
-                name: None,
-                args: None,
-                outcome: ToolOutcome {
+                ToolOutcome {
                     status: CallStatus::Success,
                     data: Value::String(content_text(m.content.as_ref())),
                 },
-                duration_ms: None,
-            }),
+            )),
             "system" | "developer" => {}
             _ => n.apply(Event::Unknown),
         }

@@ -7,29 +7,19 @@ mod stream;
 pub(super) use messages::Messages;
 pub(super) use stream::Stream;
 
-use crate::formats::fields::Fields;
+use crate::formats::fields::wire;
 use crate::model::Usage;
 
-/// Token counts as OpenAI spells them.
-#[derive(Default)]
-struct WireUsage {
-    prompt_tokens: u64,
-    completion_tokens: u64,
-    total_tokens: u64,
-    cached_tokens: Option<u64>,
-}
-
-impl WireUsage {
-    fn read(f: Fields<'_, '_>) -> Result<WireUsage, serde_json::Error> {
-        Ok(WireUsage {
-            prompt_tokens: f.u64("prompt_tokens")?.unwrap_or_default(),
-            completion_tokens: f.u64("completion_tokens")?.unwrap_or_default(),
-            total_tokens: f.u64("total_tokens")?.unwrap_or_default(),
-            cached_tokens: match f.object("prompt_tokens_details")? {
-                Some(d) => d.u64("cached_tokens")?,
-                None => None,
-            },
-        })
+wire! {
+    /// Token counts as OpenAI spells them.
+    #[derive(Default)]
+    struct WireUsage {
+        prompt_tokens: u64 "prompt_tokens" or_default,
+        completion_tokens: u64 "completion_tokens" or_default,
+        total_tokens: u64 "total_tokens" or_default,
+        /// `prompt_tokens_details.cached_tokens`.
+        cached_tokens: Option<u64> =
+            |f| f.object("prompt_tokens_details")?.map_or(Ok(None), |d| d.u64("cached_tokens")),
     }
 }
 

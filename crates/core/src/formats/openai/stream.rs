@@ -13,103 +13,55 @@ use serde_json::Value;
 
 use super::WireUsage;
 use crate::formats::common::{is_done_sentinel, iso8601, provider_error, tool_input};
-use crate::formats::fields::{self, Fields, Read};
+use crate::formats::fields::{self, Fields, wire};
 use crate::formats::{Adapter, Location, Payload, or_report};
 use crate::normalize::{Event, SessionInfo, Sink};
 
-struct Chunk<'v> {
-    id: Option<String>,
-    model: Option<String>,
-    created: Option<u64>,
-    choices: Vec<Choice<'v>>,
-    usage: Option<WireUsage>,
-    error: Option<Value>,
-}
-
-impl<'v> Chunk<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Chunk {
-            id: f.string("id")?,
-            model: f.string("model")?,
-            created: f.u64("created")?,
-            choices: f.list("choices", Choice::read)?.unwrap_or_default(),
-            usage: f.object("usage")?.map(WireUsage::read).transpose()?,
-            error: f.value("error"),
-        })
+wire! {
+    struct Chunk<'v> {
+        id: string "id",
+        model: string "model",
+        created: u64 "created",
+        choices: list<Choice<'v>> "choices" or_default,
+        usage: object<WireUsage> "usage",
+        error: value "error",
     }
 }
 
-struct Choice<'v> {
-    index: u64,
-    delta: Option<Delta<'v>>,
-    finish_reason: Option<String>,
-}
-
-impl<'v> Choice<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Choice {
-            index: f.u64("index")?.unwrap_or_default(),
-            delta: f.object("delta")?.map(Delta::read).transpose()?,
-            finish_reason: f.string("finish_reason")?,
-        })
+wire! {
+    struct Choice<'v> {
+        index: u64 "index" or_default,
+        delta: object<Delta<'v>> "delta",
+        finish_reason: string "finish_reason",
     }
 }
 
-struct Delta<'v> {
-    content: Option<&'v str>,
-    reasoning_content: Option<&'v str>,
-    /// `reasoning`: text in some servers' chunks, an object in others' (not read).
-    reasoning: Option<&'v str>,
-    refusal: Option<&'v str>,
-    tool_calls: Vec<Piece<'v>>,
-    /// The legacy single call (`functions` instead of `tools`).
-    function_call: Option<FunctionPiece<'v>>,
-}
-
-impl<'v> Delta<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Delta {
-            content: f.str("content")?,
-            reasoning_content: f.str("reasoning_content")?,
-            reasoning: f.get("reasoning").and_then(|r| r.as_str()),
-            refusal: f.str("refusal")?,
-            tool_calls: f.list("tool_calls", Piece::read)?.unwrap_or_default(),
-            function_call: f
-                .object("function_call")?
-                .map(FunctionPiece::read)
-                .transpose()?,
-        })
+wire! {
+    struct Delta<'v> {
+        content: str "content",
+        reasoning_content: str "reasoning_content",
+        /// `reasoning`: text in some servers' chunks, an object in others' (not read).
+        reasoning: str "reasoning" lenient,
+        refusal: str "refusal",
+        tool_calls: list<Piece<'v>> "tool_calls" or_default,
+        /// The legacy single call (`functions` instead of `tools`).
+        function_call: object<FunctionPiece<'v>> "function_call",
     }
 }
 
-/// A piece of a tool call.
-struct Piece<'v> {
-    index: Option<u64>,
-    id: Option<String>,
-    function: Option<FunctionPiece<'v>>,
-}
-
-impl<'v> Piece<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(Piece {
-            index: f.u64("index")?,
-            id: f.string("id")?,
-            function: f.object("function")?.map(FunctionPiece::read).transpose()?,
-        })
+wire! {
+    /// A piece of a tool call.
+    struct Piece<'v> {
+        index: u64 "index",
+        id: string "id",
+        function: object<FunctionPiece<'v>> "function",
     }
 }
 
-struct FunctionPiece<'v> {
-    name: Option<String>,
-    arguments: Option<&'v str>,
-}
-
-impl<'v> FunctionPiece<'v> {
-    fn read(f: Fields<'v, '_>) -> Read<Self> {
-        Ok(FunctionPiece {
-            name: f.string("name")?,
-            arguments: f.str("arguments")?,
-        })
+wire! {
+    struct FunctionPiece<'v> {
+        name: string "name",
+        arguments: str "arguments",
     }
 }
 

@@ -26,102 +26,66 @@ use serde_json_borrow::Value as Tree;
 
 use crate::formats::common::Written;
 use crate::formats::common::{iso8601, provider_error, tool_input};
-use crate::formats::fields::{Fields, Read, each};
+use crate::formats::fields::{Fields, Read, each, wire};
 use crate::formats::{Location, Payload};
 use crate::model::{CallStatus, Usage};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
-/// One output item, flat: the fields of every item type that are shown.
-pub(super) struct Item<'v, 'a> {
-    pub(super) id: Option<&'v str>,
-    pub(super) kind: &'v str,
-    status: Option<&'v str>,
-    content: Option<&'v [Tree<'a>]>,
-    summary: Option<&'v [Tree<'a>]>,
-    call_id: Option<&'v str>,
-    name: Option<&'v str>,
-    arguments: Option<&'v str>,
-    input: Option<&'v str>,
-    action: Option<Fields<'v, 'a>>,
-    queries: Option<Vec<&'v str>>,
-    results: Option<Value>,
-    code: Option<&'v str>,
-    outputs: Option<&'v [Tree<'a>]>,
-    container_id: Option<&'v str>,
-    server_label: Option<&'v str>,
-    output: Option<&'v Tree<'a>>,
-    error: Option<Value>,
-    revised_prompt: Option<&'v str>,
-    size: Option<&'v str>,
-    quality: Option<&'v str>,
-    output_format: Option<&'v str>,
-    operation: Option<Fields<'v, 'a>>,
+wire! {
+    /// One output item, flat: the fields of every item type that are shown.
+    ///
+    /// Reads an item. The fields that are not shown (`encrypted_content`, an image's
+    /// `result`, `mcp_list_tools`' schemas) are not read.
+    pub(super) struct Item<'v, 'a> {
+        pub(super) id: str "id",
+        pub(super) kind: str "type" or_default,
+        status: str "status",
+        content: array "content",
+        summary: array "summary",
+        call_id: str "call_id",
+        name: str "name",
+        arguments: str "arguments",
+        input: str "input",
+        action: object "action",
+        queries: strs "queries",
+        results: value "results",
+        code: str "code",
+        outputs: array "outputs",
+        container_id: str "container_id",
+        server_label: str "server_label",
+        output: get "output",
+        error: value "error",
+        revised_prompt: str "revised_prompt",
+        size: str "size",
+        quality: str "quality",
+        output_format: str "output_format",
+        operation: object "operation",
+    }
 }
 
 impl<'v, 'a> Item<'v, 'a> {
-    /// Reads an item. The fields that are not shown (`encrypted_content`, an image's
-    /// `result`, `mcp_list_tools`' schemas) are not read.
-    pub(super) fn read(f: Fields<'v, 'a>) -> Read<Self> {
-        Ok(Item {
-            id: f.str("id")?,
-            kind: f.str("type")?.unwrap_or_default(),
-            status: f.str("status")?,
-            content: f.array("content")?,
-            summary: f.array("summary")?,
-            call_id: f.str("call_id")?,
-            name: f.str("name")?,
-            arguments: f.str("arguments")?,
-            input: f.str("input")?,
-            action: f.object("action")?,
-            queries: f.strs("queries")?,
-            results: f.value("results"),
-            code: f.str("code")?,
-            outputs: f.array("outputs")?,
-            container_id: f.str("container_id")?,
-            server_label: f.str("server_label")?,
-            output: f.get("output"),
-            error: f.value("error"),
-            revised_prompt: f.str("revised_prompt")?,
-            size: f.str("size")?,
-            quality: f.str("quality")?,
-            output_format: f.str("output_format")?,
-            operation: f.object("operation")?,
-        })
-    }
-
     /// The id that pairs a call with its output: `call_id`, else the item's id.
     fn call_key(&self) -> String {
         self.call_id.or(self.id).unwrap_or_default().to_owned()
     }
 }
 
-/// The response's own fields (`response.*` events carry it as `response`).
-pub(super) struct Head {
-    pub(super) id: Option<String>,
-    pub(super) model: Option<String>,
-    pub(super) created_at: Option<u64>,
-    pub(super) status: Option<String>,
-    pub(super) error: Option<Value>,
-    pub(super) incomplete: Option<String>,
-    pub(super) usage: Option<Usage>,
+wire! {
+    /// The response's own fields (`response.*` events carry it as `response`).
+    pub(super) struct Head {
+        pub(super) id: string "id",
+        pub(super) model: string "model",
+        pub(super) created_at: u64 "created_at",
+        pub(super) status: string "status",
+        pub(super) error: value "error",
+        /// `incomplete_details.reason`.
+        pub(super) incomplete: Option<String> =
+            |f| f.object("incomplete_details")?.map_or(Ok(None), |d| d.string("reason")),
+        pub(super) usage: Option<Usage> = |f| f.object("usage")?.map(super::usage).transpose(),
+    }
 }
 
 impl Head {
-    pub(super) fn read(f: Fields<'_, '_>) -> Read<Self> {
-        Ok(Head {
-            id: f.string("id")?,
-            model: f.string("model")?,
-            created_at: f.u64("created_at")?,
-            status: f.string("status")?,
-            error: f.value("error"),
-            incomplete: match f.object("incomplete_details")? {
-                Some(d) => d.string("reason")?,
-                None => None,
-            },
-            usage: f.object("usage")?.map(super::usage).transpose()?,
-        })
-    }
-
     /// The session facts of the response's start.
     pub(super) fn info(&self) -> SessionInfo {
         SessionInfo {

@@ -25,44 +25,31 @@ use serde_json::Value;
 use serde_json_borrow::Value as Tree;
 
 use crate::formats::common::{for_each_event, is_done_sentinel, provider_error};
-use crate::formats::fields::{self, Fields, Read};
+use crate::formats::fields::{self, Fields, Read, wire};
 use crate::formats::{Adapter, Payload, json_error};
 use crate::normalize::{Event, Sink};
 
 use super::items::{Head, Item, Items, end};
 
-/// One event, flat.
-struct StreamEvent<'v, 'a> {
-    kind: &'v str,
-    response: Option<Fields<'v, 'a>>,
-    item: Option<Fields<'v, 'a>>,
-    item_id: Option<&'v str>,
-    output_index: Option<u64>,
-    content_index: Option<u64>,
-    summary_index: Option<u64>,
-    /// Text deltas are strings; a hosted shell's output delta is an object (not read).
-    delta: Option<&'v str>,
-    error: Option<&'v Tree<'a>>,
-    /// The whole event (an `error` event may carry its fields at the top).
-    whole: Fields<'v, 'a>,
+wire! {
+    /// One event, flat.
+    struct StreamEvent<'v, 'a> {
+        kind: str "type" or_default,
+        response: object "response",
+        item: object "item",
+        item_id: str "item_id",
+        output_index: u64 "output_index",
+        content_index: u64 "content_index",
+        summary_index: u64 "summary_index",
+        /// Text deltas are strings; a hosted shell's output delta is an object (not read).
+        delta: str "delta" lenient,
+        error: get "error",
+        /// The whole event (an `error` event may carry its fields at the top).
+        whole: Fields<'v, 'a> = Ok,
+    }
 }
 
 impl<'v, 'a> StreamEvent<'v, 'a> {
-    fn read(f: Fields<'v, 'a>) -> Read<Self> {
-        Ok(StreamEvent {
-            kind: f.str("type")?.unwrap_or_default(),
-            response: f.object("response")?,
-            item: f.object("item")?,
-            item_id: f.str("item_id")?,
-            output_index: f.u64("output_index")?,
-            content_index: f.u64("content_index")?,
-            summary_index: f.u64("summary_index")?,
-            delta: f.get("delta").and_then(Tree::as_str),
-            error: f.get("error"),
-            whole: f,
-        })
-    }
-
     /// The item an event is about: `item_id`, else its place in the output.
     fn item_key(&self) -> String {
         match (self.item_id, self.output_index) {
