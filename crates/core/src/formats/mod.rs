@@ -29,6 +29,8 @@ pub mod fields;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod gemini;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
+mod gemini_chat;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod gemini_cli;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod openai;
@@ -175,6 +177,8 @@ formats! {
     GeminiCliStreamJson = "gemini-cli-stream-json", Lines, fixed, extra, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
     /// Gemini CLI `--output-format json`: one object.
     GeminiCliJson = "gemini-cli-json", Values, fixed, extra, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
+    /// A saved Gemini CLI chat (`~/.gemini/tmp/<hash>/chats/session-*.json` or `.jsonl`).
+    GeminiCliChat = "gemini-cli-chat", Values, detected, extra, gemini_chat::GeminiChat::default(), &[gemini_cli::TOOLS];
     /// OpenAI Responses API events (`response.created` … `response.completed`), as SSE, NDJSON or a JSON array.
     OpenaiResponsesStream = "openai-responses-stream", Sse, detected, extra, openai_responses::ResponsesStream::default(), ANY_AGENT;
     /// An OpenAI Responses API response object (`"object": "response"`).
