@@ -177,8 +177,6 @@ formats! {
     GeminiCliStreamJson = "gemini-cli-stream-json", Lines, fixed, extra, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
     /// Gemini CLI `--output-format json`: one object.
     GeminiCliJson = "gemini-cli-json", Values, fixed, extra, gemini_cli::GeminiCli::default(), &[gemini_cli::TOOLS];
-    /// A saved Gemini CLI chat (`~/.gemini/tmp/<hash>/chats/session-*.json` or `.jsonl`).
-    GeminiCliChat = "gemini-cli-chat", Values, detected, extra, gemini_chat::GeminiChat::default(), &[gemini_cli::TOOLS];
     /// OpenAI Responses API events (`response.created` … `response.completed`), as SSE, NDJSON or a JSON array.
     OpenaiResponsesStream = "openai-responses-stream", Sse, detected, extra, openai_responses::ResponsesStream::default(), ANY_AGENT;
     /// An OpenAI Responses API response object (`"object": "response"`).
@@ -187,6 +185,9 @@ formats! {
     AiSdkUiStream = "ai-sdk-ui-stream", Sse, detected, extra, ai_sdk_ui::AiSdkUi::default(), ANY_AGENT;
     /// The Agent Client Protocol as a client sees it: JSON-RPC messages both ways, one a line.
     AgentClientProtocol = "agent-client-protocol", Lines, fixed, extra, acp::Acp::default(), &[acp::TOOLS];
+    // Last, so that the fuzz corpus's format bytes keep naming the formats they named.
+    /// A saved Gemini CLI chat (`~/.gemini/tmp/<hash>/chats/session-*.json` or `.jsonl`).
+    GeminiCliChat = "gemini-cli-chat", Values, detected, extra, gemini_chat::GeminiChat::default(), &[gemini_cli::TOOLS];
 }
 
 /// The Cursor CLI's names: its `stream-json` and `json` output, and the wrapper's variant.
