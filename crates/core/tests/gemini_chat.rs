@@ -208,3 +208,64 @@ fn only_what_the_user_typed_is_a_prompt() {
         .collect();
     assert_eq!(prompts, [&json!("Explain @a.ts")], "{c:#}");
 }
+
+/// A sub-agent's own chat (`"kind": "subagent"`) is prompted by the main agent, not by
+/// the person who ran the CLI.
+#[test]
+fn a_sub_agents_chat_is_prompted_by_its_parent_agent() {
+    let meta = META.replace("\"main\"", "\"subagent\"");
+    let mut input = format!("{meta}\n").into_bytes();
+    input.extend(lines(&[user("u1", "Survey the tests folder")]));
+    let c = conversation(&input);
+    assert_eq!(c["turns"][0]["from"], "parent_agent", "{c:#}");
+    let main = conversation(&chat(&[user("u1", "Survey the tests folder")]));
+    assert_eq!(main["turns"][0]["from"], Value::Null, "{main:#}");
+}
+
+/// A compression: the summary is a compaction, not a prompt; the acknowledgement and
+/// the kept turns the CLI records again (as lines before the checkpoint, or only in the
+/// checkpoint) are not shown twice; what follows the checkpoint is read again.
+#[test]
+fn a_compression_is_a_compaction_and_nothing_shows_twice() {
+    let snapshot = "<state_snapshot>\n<overall_goal>Ship it.</overall_goal>\n</state_snapshot>";
+    let ack = json!({"id": "ack", "timestamp": "t", "type": "gemini",
+        "content": [{"text": "Got it. Thanks for the additional context!"}]});
+    let kept = json!({"id": "kept", "timestamp": "t", "type": "gemini", "content": [{"text": "Shipped."}]});
+    let before = [
+        user("u1", "Ship it"),
+        json!({"id": "g1", "timestamp": "t", "type": "gemini", "content": "Shipped."}),
+    ];
+    let after = [
+        user("u2", "Next"),
+        json!({"id": "g2", "timestamp": "t", "type": "gemini", "content": "Next done."}),
+    ];
+    let lines_first = [
+        user("s", snapshot),
+        ack.clone(),
+        kept.clone(),
+        json!({"$set": {"messages": [user("s", snapshot), ack.clone(), kept.clone()]}}),
+    ];
+    let checkpoint_only =
+        [json!({"$set": {"messages": [user("s", snapshot), ack.clone(), kept.clone()]}})];
+    for compression in [&lines_first[..], &checkpoint_only[..]] {
+        let records: Vec<Value> = before
+            .iter()
+            .chain(compression)
+            .chain(&after)
+            .cloned()
+            .collect();
+        let input = chat(&records);
+        let stream = feed(&input, None, &[]);
+        assert_eq!(
+            texts(stream.conversation()),
+            ["Shipped.", "Next done."],
+            "{}",
+            String::from_utf8_lossy(&input)
+        );
+        let c = conversation(&input);
+        let compaction = &c["turns"][2];
+        assert!(compaction["compaction"].is_object(), "{c:#}");
+        assert_eq!(compaction["content"], snapshot, "{c:#}");
+        assert_eq!(c["turns"][3]["content"], "Next", "{c:#}");
+    }
+}

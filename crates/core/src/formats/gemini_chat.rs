@@ -28,7 +28,7 @@ use serde_json_borrow::Value as Tree;
 use super::common::end_open_response;
 use super::fields::{self, Fields, Read};
 use super::{Adapter, Payload, or_report};
-use crate::model::{CallStatus, Compaction, Usage};
+use crate::model::{CallStatus, Compaction, PromptFrom, Usage};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
 /// The adapter's state.
@@ -69,6 +69,8 @@ struct Record<'v, 'a> {
     project_hash: Option<&'v str>,
     start_time: Option<String>,
     summary: Option<&'v str>,
+    /// `main`, or `subagent` (a sub-agent's own chat, `chats/<parent session>/<id>.jsonl`).
+    kind: Option<&'v str>,
     messages: Option<&'v [Tree<'a>]>,
 }
 
@@ -82,6 +84,7 @@ impl<'v, 'a> Record<'v, 'a> {
             project_hash: f.str("projectHash")?,
             start_time: f.string("startTime")?,
             summary: f.str("summary")?,
+            kind: f.str("kind")?,
             messages: f.array("messages")?,
         })
     }
@@ -268,6 +271,10 @@ impl Adapter for GeminiChat {
                 created: record.start_time,
                 ..SessionInfo::default()
             }));
+            if record.kind == Some("subagent") {
+                // Its prompts are the main agent's.
+                n.apply(Event::PromptsFrom(Some(PromptFrom::ParentAgent)));
+            }
             if let Some(summary) = record.summary {
                 title(summary, n);
             }
