@@ -3,6 +3,7 @@
 mod api_formats;
 mod boundaries;
 mod fixtures;
+mod gemini_chat;
 mod outcomes;
 mod provider_formats;
 mod provider_samples;

@@ -156,9 +156,11 @@ impl<H: Clone> Catalog<H> {
         let format = conv.format.as_deref().and_then(|n| Format::parse(n).ok()?);
         let mut e = Entry::new(path.clone(), Agent::of_format(format), path.clone());
         let d = digest(conv);
-        e.title = d
-            .first_prompt
+        // The conversation's name (a saved chat's summary), else its first prompt.
+        e.title = conv
+            .title
             .as_deref()
+            .or(d.first_prompt.as_deref())
             .map(|p| one_line(p, 100))
             .unwrap_or_else(|| path.clone());
         e.read_from(&d);

@@ -49,7 +49,8 @@ pub enum Agent {
     ClaudeCode,
     /// Codex CLI (a `sessions/` folder of `rollout-*.jsonl` files, or `exec --json`).
     Codex,
-    /// Gemini CLI (its `stream-json` or `json` output saved to a file).
+    /// Gemini CLI (its saved chats, `tmp/<hash>/chats/session-*.json[l]`, or its
+    /// `stream-json` or `json` output saved to a file).
     GeminiCli,
     /// A transcript file of a provider API or docstream's own formats.
     File,
@@ -77,7 +78,9 @@ impl Agent {
             Some(Format::CursorStore) => Agent::Cursor,
             Some(Format::ClaudeCodeStreamJson | Format::ClaudeCodeTranscript) => Agent::ClaudeCode,
             Some(Format::CodexExecJson | Format::CodexSession) => Agent::Codex,
-            Some(Format::GeminiCliStreamJson | Format::GeminiCliJson) => Agent::GeminiCli,
+            Some(Format::GeminiCliStreamJson | Format::GeminiCliJson | Format::GeminiCliChat) => {
+                Agent::GeminiCli
+            }
             _ => Agent::File,
         }
     }

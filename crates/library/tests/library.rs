@@ -265,3 +265,63 @@ fn a_folder_of_codex_and_gemini_cli_runs_names_each_agent() {
         "{agents:?}"
     );
 }
+
+/// A Gemini CLI home's `tmp/<project-hash>/chats/`: the legacy `session-*.json` record
+/// and the `session-*.jsonl` lines list as Gemini CLI, titled by their summary (else the
+/// first prompt), with their dates, messages and tools; the `logs.json` beside them is
+/// no transcript.
+#[test]
+fn a_gemini_cli_home_lists_its_saved_chats() {
+    let dir = scratch(env!("CARGO_TARGET_TMPDIR"), "lib-gemini-chats");
+    let fixtures = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures");
+    let home = dir.join(".gemini");
+    let project = home.join("tmp/9f2c4e7a1b8d3f6e0a5c9b2d7e4f1a8c3b6d9e2f5a8c1b4d7e0f3a6b9c2d5e8f");
+    let chats = project.join("chats");
+    fs::create_dir_all(&chats).unwrap();
+    let json = "session-2025-10-21T09-14-5c1f0d9e.json";
+    let jsonl = "session-2026-03-09T16-40-a7e3c9f1.jsonl";
+    fs::copy(
+        fixtures.join("gemini-cli-chat/session.json"),
+        chats.join(json),
+    )
+    .unwrap();
+    fs::copy(
+        fixtures.join("gemini-cli-chat/rewind.jsonl"),
+        chats.join(jsonl),
+    )
+    .unwrap();
+    fs::write(
+        project.join("logs.json"),
+        r#"[{"sessionId":"s","messageId":0,"type":"user","message":"hi","timestamp":"t"}]"#,
+    )
+    .unwrap();
+
+    let mut lib = Library::open(&home).unwrap();
+    lib.index(|_, _, _| {});
+    let entries = lib.entries();
+    let listed: Vec<(&str, &str)> = entries
+        .iter()
+        .map(|e| (e.id.as_str(), e.agent.label()))
+        .collect();
+    let prefix = "tmp/9f2c4e7a1b8d3f6e0a5c9b2d7e4f1a8c3b6d9e2f5a8c1b4d7e0f3a6b9c2d5e8f/chats/";
+    let mut sorted = listed.clone();
+    sorted.sort();
+    assert_eq!(
+        sorted,
+        [
+            (&*format!("{prefix}{json}"), "Gemini CLI"),
+            (&*format!("{prefix}{jsonl}"), "Gemini CLI"),
+        ],
+        "{listed:?}"
+    );
+    let legacy = by_id(entries, &format!("{prefix}{json}"));
+    assert_eq!(
+        legacy.title,
+        "The week 53 test fails. Fix parseWeek in src/week.js and run the tests."
+    );
+    assert_eq!(legacy.created.as_deref(), Some("2025-10-21T09:14:02.118Z"));
+    assert_eq!(legacy.tools, 5, "{legacy:?}");
+    let lines = by_id(entries, &format!("{prefix}{jsonl}"));
+    assert_eq!(lines.title, "Explain the build script and copy the fonts");
+    assert!(lines.usage.is_some(), "{lines:?}");
+}

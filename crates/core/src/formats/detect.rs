@@ -271,6 +271,8 @@ struct Sniff<'a> {
     error: Option<IgnoredAny>,
     #[serde(default)]
     jsonrpc: Option<IgnoredAny>,
+    #[serde(default, rename = "projectHash")]
+    project_hash: Option<IgnoredAny>,
 }
 
 /// `response`: Gemini's Code Assist wrapper holds an event; anything else is not it.
@@ -399,6 +401,9 @@ pub(crate) fn json_format(text: &str) -> Option<Format> {
     }
     if sniff.jsonrpc.is_some() {
         return Some(Format::AgentClientProtocol);
+    }
+    if sniff.project_hash.is_some() && sniff.session_id_camel.is_some() {
+        return Some(Format::GeminiCliChat);
     }
     if let Some(f) = provider_format(&sniff) {
         return Some(f);

@@ -29,6 +29,8 @@ pub mod fields;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod gemini;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
+mod gemini_chat;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod gemini_cli;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod openai;
@@ -183,6 +185,9 @@ formats! {
     AiSdkUiStream = "ai-sdk-ui-stream", Sse, detected, extra, ai_sdk_ui::AiSdkUi::default(), ANY_AGENT;
     /// The Agent Client Protocol as a client sees it: JSON-RPC messages both ways, one a line.
     AgentClientProtocol = "agent-client-protocol", Lines, fixed, extra, acp::Acp::default(), &[acp::TOOLS];
+    // Last, so that the fuzz corpus's format bytes keep naming the formats they named.
+    /// A saved Gemini CLI chat (`~/.gemini/tmp/<hash>/chats/session-*.json` or `.jsonl`).
+    GeminiCliChat = "gemini-cli-chat", Values, detected, extra, gemini_chat::GeminiChat::default(), &[gemini_cli::TOOLS];
 }
 
 /// The Cursor CLI's names: its `stream-json` and `json` output, and the wrapper's variant.
