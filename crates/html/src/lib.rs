@@ -71,6 +71,17 @@ pub struct RenderOptions {
     pub diff_mode: DiffMode,
 }
 
+impl RenderOptions {
+    /// The options of one Markdown text whose anchors take `anchor_prefix`.
+    pub(crate) fn markdown<'a>(&'a self, anchor_prefix: &'a str) -> markdown::MarkdownOptions<'a> {
+        markdown::MarkdownOptions {
+            image_origins_allowed: &self.image_origins_allowed,
+            anchor_prefix,
+            locale: self.locale,
+        }
+    }
+}
+
 /// The opening tag of the conversation's element.
 pub const CONVERSATION_OPEN: &str = "<main class=\"ds-conversation\">\n";
 /// The closing tag of the conversation's element.

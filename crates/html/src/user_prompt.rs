@@ -82,11 +82,7 @@ pub(crate) fn render_user_content(
     opts: &RenderOptions,
     out: &mut String,
 ) {
-    let md = MarkdownOptions {
-        image_origins_allowed: &opts.image_origins_allowed,
-        anchor_prefix,
-        locale: opts.locale,
-    };
+    let md = opts.markdown(anchor_prefix);
     let mut slugs = Slugs::default();
     let pieces = pieces(content);
     let mut i = 0;

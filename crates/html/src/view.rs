@@ -543,11 +543,7 @@ fn grow_markdown(m: &mut MarkdownView, doc: &Document, at: At, r: Render<'_>, w:
             w.replace_part(at, Part::Head, scratch);
         }
     }
-    let md = MarkdownOptions {
-        image_origins_allowed: &opts.image_origins_allowed,
-        anchor_prefix: &doc.id,
-        locale: opts.locale,
-    };
+    let md = opts.markdown(&doc.id);
     m.points.clear();
     m.scanner.feed(text, &mut m.points);
     if m.scanner.has_reference_definition() && !m.unsplit {
@@ -626,11 +622,7 @@ fn close_markdown(
     if m.scanner.has_reference_definition() && !m.unsplit {
         unsplit(m, at, w);
     }
-    let md = MarkdownOptions {
-        image_origins_allowed: &opts.image_origins_allowed,
-        anchor_prefix: &doc.id,
-        locale: opts.locale,
-    };
+    let md = opts.markdown(&doc.id);
     let mut r = Render {
         opts,
         scratch,

@@ -81,7 +81,11 @@ pub fn digest(conversation: &Conversation) -> Digest {
                         push_line(&mut text, p);
                     }
                 }
-                if d.first_prompt.is_none() && !u.content.trim().is_empty() {
+                // A compaction's summary is the agent's note, not a prompt.
+                if d.first_prompt.is_none()
+                    && u.compaction.is_none()
+                    && !u.content.trim().is_empty()
+                {
                     d.first_prompt = Some(u.content.clone());
                 }
                 if !text.trim().is_empty() {
@@ -207,5 +211,29 @@ mod tests {
         assert!(d.parts.iter().all(|p| !p.anchor.is_empty()));
         let calls: Vec<&str> = d.calls.iter().map(|(c, _)| c.as_str()).collect();
         assert_eq!(calls, ["t1", "t2", "t3"]);
+    }
+
+    #[test]
+    fn a_session_that_opens_with_a_compaction_is_named_by_its_first_prompt() {
+        // The compaction fixture from its last compaction on: a session continued after
+        // its context was compacted opens with the boundary and the summary.
+        let whole = include_str!("../../../tests/fixtures/claude-code-transcript/compaction.jsonl");
+        let lines: Vec<&str> = whole.lines().collect();
+        let from = lines
+            .iter()
+            .rposition(|l| l.contains("compact_boundary"))
+            .unwrap();
+        let continued: String = lines[from..].iter().map(|l| format!("{l}\n")).collect();
+        let c = crate::parse(continued.as_bytes(), Some(Format::ClaudeCodeTranscript));
+        assert!(
+            matches!(&c.turns[0], docstream_model::Turn::User(u) if u.compaction.is_some()),
+            "the fixture's session opens with a compaction: {:?}",
+            c.turns.first()
+        );
+        let first = digest(&c).first_prompt;
+        assert_eq!(
+            first.as_deref(),
+            Some("Add a test that counts the queries.")
+        );
     }
 }

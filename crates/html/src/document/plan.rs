@@ -61,11 +61,7 @@ pub(super) fn render(doc: &Document, meta: &PlanMeta, opts: &RenderOptions, out:
             .text(l(opts, Label::Progress))
             .raw("</div>\n");
     }
-    let md = MarkdownOptions {
-        image_origins_allowed: &opts.image_origins_allowed,
-        anchor_prefix: &doc.id,
-        locale: opts.locale,
-    };
+    let md = opts.markdown(&doc.id);
     let mut slugs = Slugs::default();
     if !view.overview.is_empty() {
         out.raw("<div class=\"ds-plan-overview\">");

@@ -72,11 +72,7 @@ pub(crate) fn render_blocks_of(
     opts: &RenderOptions,
     out: &mut String,
 ) {
-    let md = MarkdownOptions {
-        image_origins_allowed: &opts.image_origins_allowed,
-        anchor_prefix,
-        locale: opts.locale,
-    };
+    let md = opts.markdown(anchor_prefix);
     let mut slugs = Slugs::default();
     let mut from = 0;
     BLOCKS.wrap(out, |out| {

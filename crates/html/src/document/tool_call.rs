@@ -327,11 +327,7 @@ fn value_tree(out: &mut String, v: &Value, depth: usize) {
 /// the document's id and `what`.
 fn markdown(text: &str, doc_id: &str, what: &str, opts: &RenderOptions, out: &mut String) {
     let prefix = format!("{doc_id}-{what}");
-    let md = MarkdownOptions {
-        image_origins_allowed: &opts.image_origins_allowed,
-        anchor_prefix: &prefix,
-        locale: opts.locale,
-    };
+    let md = opts.markdown(&prefix);
     out.raw("<div class=\"ds-markdown\">");
     render_markdown_into(text, &md, &mut Slugs::default(), out);
     out.raw("</div>");
