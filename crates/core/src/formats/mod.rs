@@ -17,6 +17,8 @@ mod claude_code;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod codex;
 mod common;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
+mod copilot_cli;
 mod cursor_cli;
 mod cursor_line;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
@@ -183,6 +185,8 @@ formats! {
     AiSdkUiStream = "ai-sdk-ui-stream", Sse, detected, extra, ai_sdk_ui::AiSdkUi::default(), ANY_AGENT;
     /// The Agent Client Protocol as a client sees it: JSON-RPC messages both ways, one a line.
     AgentClientProtocol = "agent-client-protocol", Lines, fixed, extra, acp::Acp::default(), &[acp::TOOLS];
+    /// GitHub Copilot CLI's session log, `~/.copilot/session-state/<id>/events.jsonl`.
+    CopilotCliEvents = "copilot-cli-events", Lines, fixed, extra, copilot_cli::CopilotCli::default(), &[copilot_cli::TOOLS];
 }
 
 /// The Cursor CLI's names: its `stream-json` and `json` output, and the wrapper's variant.
