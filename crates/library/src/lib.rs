@@ -51,6 +51,8 @@ pub enum Agent {
     Codex,
     /// Gemini CLI (its `stream-json` or `json` output saved to a file).
     GeminiCli,
+    /// GitHub Copilot CLI (its `session-state/<id>/events.jsonl` files).
+    CopilotCli,
     /// A transcript file of a provider API or docstream's own formats.
     File,
 }
@@ -63,6 +65,7 @@ impl Agent {
             Agent::ClaudeCode => "Claude Code",
             Agent::Codex => "Codex",
             Agent::GeminiCli => "Gemini CLI",
+            Agent::CopilotCli => "Copilot CLI",
             Agent::File => "file",
         }
     }
@@ -78,6 +81,7 @@ impl Agent {
             Some(Format::ClaudeCodeStreamJson | Format::ClaudeCodeTranscript) => Agent::ClaudeCode,
             Some(Format::CodexExecJson | Format::CodexSession) => Agent::Codex,
             Some(Format::GeminiCliStreamJson | Format::GeminiCliJson) => Agent::GeminiCli,
+            Some(Format::CopilotCliEvents) => Agent::CopilotCli,
             _ => Agent::File,
         }
     }
