@@ -603,3 +603,171 @@ impl Result_ {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::Format;
+    use crate::formats::detect::json_format;
+    use crate::model::{Conversation, DocumentType, Meta, Turn};
+    use crate::{DocStream, Options};
+
+    fn read(input: &str) -> Conversation {
+        let mut s = DocStream::new(Options::default());
+        s.push(input.as_bytes()).unwrap();
+        s.finish().unwrap();
+        s.into_conversation()
+    }
+
+    /// Any of the log's events may come first (a log read from the middle, the SDK's
+    /// stream); other agents' dotted types stay theirs.
+    #[test]
+    fn the_first_event_tells_the_format() {
+        for line in [
+            r#"{"type":"session.start","data":{"sessionId":"s","version":1},"id":"a","timestamp":"2026-01-01T00:00:00Z","parentId":null}"#,
+            r#"{"type":"session.resume","data":{"eventCount":9},"id":"a"}"#,
+            r#"{"type":"user.message","data":{"content":"hi"}}"#,
+            r#"{"type":"assistant.turn_start","data":{"turnId":"0"}}"#,
+            r#"{"type":"tool.execution_complete","data":{"toolCallId":"c","success":true}}"#,
+        ] {
+            assert_eq!(json_format(line), Some(Format::CopilotCliEvents), "{line}");
+        }
+        for (line, format) in [
+            (r#"{"type":"turn.started"}"#, Format::CodexExecJson),
+            (
+                r#"{"type":"item.completed","item":{}}"#,
+                Format::CodexExecJson,
+            ),
+            (
+                r#"{"type":"response.created","response":{}}"#,
+                Format::OpenaiResponsesStream,
+            ),
+        ] {
+            assert_eq!(json_format(line), Some(format), "{line}");
+        }
+    }
+
+    #[test]
+    fn a_shells_exit_line_is_its_exit_code_not_its_output() {
+        let r = |text: &str| Result_ {
+            content: Some(text.to_owned()),
+            detailed: None,
+            exit_code: None,
+        };
+        assert_eq!(
+            r("a\nb\n<exited with exit code 2>").output(),
+            ("a\nb".to_owned(), Some(2))
+        );
+        assert_eq!(
+            r("<exited with exit code 0>").output(),
+            (String::new(), Some(0))
+        );
+        assert_eq!(r("plain\n").output(), ("plain\n".to_owned(), None));
+        assert_eq!(
+            r("x\n<exited with exit code nope>").output(),
+            ("x\n<exited with exit code nope>".to_owned(), None)
+        );
+    }
+
+    #[test]
+    fn an_edits_diff_says_its_first_changed_line() {
+        let diff = "diff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -10,4 +10,4 @@\n x\n y\n-z\n+Z\n";
+        assert_eq!(first_changed_line(diff), Some(12));
+        assert_eq!(first_changed_line("@@ -1 +1 @@\n-a\n+b\n"), Some(1));
+        assert_eq!(first_changed_line("@@ -0,0 +1 @@\n+a\n"), Some(1));
+        assert_eq!(first_changed_line("no hunk"), None);
+        assert_eq!(first_changed_line("@@ -x,1 +1 @@\n-a"), None);
+        let huge = format!("@@ -{} +1 @@\n{}-a\n", u64::MAX, " c\n".repeat(3));
+        assert_eq!(first_changed_line(&huge), Some(u64::MAX));
+    }
+
+    #[test]
+    fn views_numbering_is_read_only_when_every_line_has_it() {
+        assert_eq!(
+            numbered_with_tabs("3. a\n4. \n5."),
+            Some("3\ta\n4\t\n5\t\n".to_owned())
+        );
+        assert_eq!(numbered_with_tabs("1. a\nb"), None);
+        assert_eq!(numbered_with_tabs(". a"), None);
+        assert_eq!(numbered_with_tabs("1.a"), None);
+        assert_eq!(numbered_with_tabs("src/\nREADME.md"), None);
+    }
+
+    #[test]
+    fn refusals_by_code_and_by_the_clis_messages() {
+        use CallStatus::*;
+        for (code, message, status) in [
+            (
+                Some("denied"),
+                "Access denied: insufficient permissions",
+                Denied,
+            ),
+            (
+                Some("rejected"),
+                "Deployment rejected: policy violation",
+                Rejected,
+            ),
+            (None, "The user rejected this tool call.", Rejected),
+            (
+                None,
+                "Permission denied and could not request permission from user",
+                Denied,
+            ),
+            (
+                None,
+                "Denied by preToolUse hook: No reason provided",
+                Denied,
+            ),
+            (Some("failure"), "Path /x does not exist.", Error),
+            (None, "boom", Error),
+        ] {
+            assert_eq!(refusal(code, message), status, "{code:?} {message}");
+        }
+    }
+
+    /// A line of the wrong shape is one error document that names the event and the
+    /// field, and the lines after it are read.
+    #[test]
+    fn a_line_of_the_wrong_shape_is_an_error_and_the_rest_is_read() {
+        let c = read(concat!(
+            r#"{"type":"session.start","data":{"sessionId":"s","version":1,"producer":"copilot-agent","copilotVersion":"1","startTime":"2026-01-01T00:00:00Z"}}"#,
+            "\n",
+            r#"{"type":"user.message","data":{"content":5}}"#,
+            "\n",
+            r#"{"type":"user.message","data":"not an object"}"#,
+            "\n",
+            r#"{"type":"user.message","data":{"content":"after"}}"#,
+            "\n",
+            r#"{"type":"assistant.message","data":{"messageId":"m","content":"ok","toolRequests":[{"toolCallId":"c","name":"bash","arguments":{"command":"true"}}]}}"#,
+            "\n",
+        ));
+        let errors: Vec<&str> = c
+            .documents()
+            .filter(|d| d.doc_type() == DocumentType::Error)
+            .map(|d| match &d.meta {
+                Meta::Error(m) => m.details.as_str(),
+                _ => "",
+            })
+            .collect();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("line 2"), "{errors:?}");
+        assert!(errors[0].contains("`user.message` data"), "{errors:?}");
+        assert!(errors[0].contains("content"), "{errors:?}");
+        assert_eq!(c.stats.bad_events, 2, "{:?}", c.stats);
+        let prompts: Vec<&str> = c
+            .turns
+            .iter()
+            .filter_map(|t| match t {
+                Turn::User(u) => Some(u.content.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(prompts, ["after"]);
+        // A call requested but never run stays without its result.
+        let run = c.documents().find_map(|d| match &d.meta {
+            Meta::TerminalCommand(m) => Some(m.status),
+            _ => None,
+        });
+        assert_eq!(run, Some(Some(CallStatus::NoResult)));
+    }
+}
