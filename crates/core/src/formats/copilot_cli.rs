@@ -14,7 +14,10 @@
 //! and `abort` are errors. The SDK's live stream sends the same events with the
 //! ephemeral ones among them (`assistant.message_delta`, `assistant.reasoning_delta`,
 //! `assistant.usage`): text streamed as deltas is not shown again by the whole message.
-//! The log has no end of its own: the response open when it ends is complete.
+//! A sub-agent's events (the envelope's `agentId`, named with the `task` call that
+//! started it by `subagent.started`; the deprecated `data.parentToolCallId`) are shown
+//! in that call's run. The log has no end of its own: the response open when it ends
+//! is complete.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -97,8 +100,6 @@ const QUIET: &[&str] = &[
     "skill.invoked",
     "system.message",
     "subagent.started",
-    "subagent.completed",
-    "subagent.failed",
     "subagent.selected",
     "subagent.deselected",
 ];
@@ -119,6 +120,10 @@ pub(in crate::formats) struct CopilotCli {
     thought: bool,
     /// The last assistant message's id: the API call an `assistant.usage` counts.
     message_id: Option<String>,
+    /// The call that started each sub-agent, by the `agentId` its events carry.
+    agents: HashMap<String, String>,
+    /// The call whose sub-agent the last event came from (`None`: the main agent).
+    lane: Option<String>,
 }
 
 impl Adapter for CopilotCli {
@@ -130,11 +135,34 @@ impl Adapter for CopilotCli {
             let kind = f.str("type")?;
             let timestamp = f.str("timestamp")?;
             let data = f.object("data")?;
-            Ok((kind, timestamp, data))
+            let agent = f.str("agentId")?;
+            let parent = match data {
+                Some(d) => d.str("parentToolCallId")?,
+                None => None,
+            };
+            let started = match (kind, data) {
+                (Some("subagent.started"), Some(d)) => d.str("toolCallId")?,
+                _ => None,
+            };
+            Ok((kind, timestamp, data, agent, parent, started))
         });
-        let Some((kind, timestamp, data)) = or_report(read, &p, n) else {
+        let Some((kind, timestamp, data, agent, parent, started)) = or_report(read, &p, n) else {
             return;
         };
+        // A sub-agent's events: shown in the run of the call that started it (the
+        // deprecated `parentToolCallId`, or the call its `agentId` started with).
+        if let (Some(agent), Some(call)) = (agent, started) {
+            self.agents.insert(agent.to_owned(), call.to_owned());
+        }
+        let lane = parent
+            .map(str::to_owned)
+            .or_else(|| agent.and_then(|a| self.agents.get(a)).cloned());
+        if lane != self.lane && started.is_none() {
+            n.apply(Event::Agent {
+                parent: lane.clone(),
+            });
+            self.lane = lane;
+        }
         let Some(kind) = kind else {
             n.apply(Event::Unknown);
             return;
@@ -337,6 +365,15 @@ impl CopilotCli {
                 self.start(id, name, args, n);
             }
             "tool.execution_complete" => self.complete(kind, d, n)?,
+            "subagent.completed" | "subagent.failed" => {
+                if let Some(call) = d.string("toolCallId").map_err(|e| at(kind, e))? {
+                    let failed = kind == "subagent.failed";
+                    n.apply(Event::AgentEnd {
+                        parent: call,
+                        failed,
+                    });
+                }
+            }
             _ if QUIET.contains(&kind) => {}
             _ => n.apply(Event::Unknown),
         }
