@@ -27,7 +27,7 @@ use serde_json::{Map, Value, json};
 use super::common::end_open_response;
 use super::fields::{self, Fields, Read};
 use super::{Adapter, Payload, or_report};
-use crate::model::{CallStatus, Compaction, Usage};
+use crate::model::{Attachment, CallStatus, Compaction, Usage};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome};
 
 /// Copilot CLI's tool names (the shell tool is `bash`, or `powershell` on Windows).
@@ -283,12 +283,16 @@ impl CopilotCli {
             }
             "user.message" => {
                 let content = d.str("content").map_err(|e| at(kind, e))?;
+                let attachments = d
+                    .list("attachments", attachment)
+                    .map_err(|e| at(kind, e))?
+                    .unwrap_or_default();
                 self.streamed.clear();
                 self.reasoned.clear();
                 self.thought = false;
                 n.apply(Event::UserPrompt {
                     text: Cow::Owned(content.unwrap_or_default().to_owned()),
-                    attachments: Vec::new(),
+                    attachments,
                 });
             }
             "assistant.message_delta" => {
@@ -523,6 +527,31 @@ impl CopilotCli {
         n.apply(Event::tool_end(call_id, ToolOutcome { status, data }));
         Ok(())
     }
+}
+
+/// An attachment of a prompt: a `file` (with its `lineRange`), a `directory`, a
+/// `selection` (its file and text), or another kind (a GitHub reference, a blob) by its
+/// `type` and whichever of `path`, `filePath`, `url` it has.
+fn attachment(f: Fields<'_, '_>) -> Read<Attachment> {
+    let range = f.object("lineRange")?;
+    let (start_line, end_line) = match range {
+        Some(r) => (r.u64("start")?, r.u64("end")?),
+        None => (None, None),
+    };
+    let path = match f.string("path")? {
+        Some(p) => Some(p),
+        None => match f.string("filePath")? {
+            Some(p) => Some(p),
+            None => f.string("url")?,
+        },
+    };
+    Ok(Attachment {
+        kind: f.string("type")?.unwrap_or_else(|| "file".to_owned()),
+        path,
+        start_line,
+        end_line,
+        text: f.string("text")?,
+    })
 }
 
 /// What a whole text adds to what was streamed of it: all of it when nothing was, or
