@@ -11,11 +11,12 @@ use docstream_html::{RenderOptions, render_conversation};
 use serde_json::{Value, json};
 use support::{assert_errors_at, error_details, feed, json, lines, texts};
 
-const FORMATS: [Format; 4] = [
+const FORMATS: [Format; 5] = [
     Format::CodexExecJson,
     Format::CodexSession,
     Format::GeminiCliStreamJson,
     Format::GeminiCliJson,
+    Format::CopilotCliEvents,
 ];
 
 fn record(kind: &str, payload: Value) -> Value {

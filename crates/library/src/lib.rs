@@ -52,6 +52,8 @@ pub enum Agent {
     /// Gemini CLI (its saved chats, `tmp/<hash>/chats/session-*.json[l]`, or its
     /// `stream-json` or `json` output saved to a file).
     GeminiCli,
+    /// GitHub Copilot CLI (its `session-state/<id>/events.jsonl` files).
+    CopilotCli,
     /// A transcript file of a provider API or docstream's own formats.
     File,
 }
@@ -64,6 +66,7 @@ impl Agent {
             Agent::ClaudeCode => "Claude Code",
             Agent::Codex => "Codex",
             Agent::GeminiCli => "Gemini CLI",
+            Agent::CopilotCli => "Copilot CLI",
             Agent::File => "file",
         }
     }
@@ -81,6 +84,7 @@ impl Agent {
             Some(Format::GeminiCliStreamJson | Format::GeminiCliJson | Format::GeminiCliChat) => {
                 Agent::GeminiCli
             }
+            Some(Format::CopilotCliEvents) => Agent::CopilotCli,
             _ => Agent::File,
         }
     }

@@ -325,3 +325,36 @@ fn a_gemini_cli_home_lists_its_saved_chats() {
     assert_eq!(lines.title, "Explain the build script and copy the fonts");
     assert!(lines.usage.is_some(), "{lines:?}");
 }
+
+/// Copilot CLI's folder (`~/.copilot`): each `session-state/<id>/events.jsonl` lists as
+/// Copilot CLI, titled by its first prompt; the session folder's other files do not list.
+#[test]
+fn a_copilot_cli_folder_lists_each_sessions_events() {
+    let dir = scratch(env!("CARGO_TARGET_TMPDIR"), "lib-copilot").join(".copilot");
+    let fixtures = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures");
+    let session = dir.join("session-state/0e5d7b3c-6a2f-4c81-9d4e-b1f8a3c2e7d9");
+    fs::create_dir_all(&session).unwrap();
+    fs::copy(
+        fixtures.join("copilot-cli-events/sdk_stream.jsonl"),
+        session.join("events.jsonl"),
+    )
+    .unwrap();
+    fs::write(session.join("workspace.yaml"), "cwd: /work/app\n").unwrap();
+    fs::write(dir.join("config.json"), r#"{"model": "gpt-5"}"#).unwrap();
+
+    let mut lib = Library::open(&dir).unwrap();
+    lib.index(|_, _, _| {});
+    let id = "session-state/0e5d7b3c-6a2f-4c81-9d4e-b1f8a3c2e7d9/events.jsonl";
+    let entries = lib.entries();
+    assert_eq!(ids(entries), [id]);
+    let e = by_id(entries, id);
+    assert_eq!(e.agent, Agent::CopilotCli);
+    assert_eq!(e.agent.label(), "Copilot CLI");
+    assert_eq!(e.title, "What is 17 × 23? Check it with the shell.");
+    let c = lib.read(id).unwrap();
+    assert_eq!(c.format.as_deref(), Some("copilot-cli-events"));
+    assert!(
+        c.documents()
+            .any(|d| d.doc_type() == DocumentType::TerminalCommand)
+    );
+}

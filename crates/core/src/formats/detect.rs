@@ -435,6 +435,9 @@ fn agent_cli_format(sniff: &Sniff<'_>) -> Option<Format> {
     {
         return Some(Format::CodexExecJson);
     }
+    if super::copilot_cli::is_event_type(kind) {
+        return Some(Format::CopilotCliEvents);
+    }
     match kind {
         "session_meta" | "turn_context" | "response_item" | "event_msg" | "compacted" => {
             Some(Format::CodexSession)

@@ -17,6 +17,8 @@ mod claude_code;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod codex;
 mod common;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
+mod copilot_cli;
 mod cursor_cli;
 mod cursor_line;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
@@ -188,6 +190,8 @@ formats! {
     // Last, so that the fuzz corpus's format bytes keep naming the formats they named.
     /// A saved Gemini CLI chat (`~/.gemini/tmp/<hash>/chats/session-*.json` or `.jsonl`).
     GeminiCliChat = "gemini-cli-chat", Values, detected, extra, gemini_chat::GeminiChat::default(), &[gemini_cli::TOOLS];
+    /// GitHub Copilot CLI's session log, `~/.copilot/session-state/<id>/events.jsonl`.
+    CopilotCliEvents = "copilot-cli-events", Lines, fixed, extra, copilot_cli::CopilotCli::default(), &[copilot_cli::TOOLS];
 }
 
 /// The Cursor CLI's names: its `stream-json` and `json` output, and the wrapper's variant.
