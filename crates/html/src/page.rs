@@ -91,6 +91,7 @@ pub fn agent_name(format: &str) -> &str {
         ("claude-code-", "Claude Code"),
         ("codex-", "Codex CLI"),
         ("gemini-cli-", "Gemini CLI"),
+        ("copilot-cli-", "Copilot CLI"),
         ("anthropic-", "Anthropic API"),
         ("openai-", "OpenAI API"),
         ("gemini-stream", "Gemini API"),

@@ -6,7 +6,7 @@ use super::{l, todo_update::todo_status};
 use crate::RenderOptions;
 use crate::escape::Markup;
 use crate::labels::Label;
-use crate::markdown::{MarkdownOptions, Slugs, render_markdown_into};
+use crate::markdown::{Slugs, render_markdown_into};
 use crate::plan::{PlanProblem, plan_view};
 use docstream_model::{ApprovalStatus, Document, PlanMeta};
 

@@ -6,7 +6,7 @@ use crate::RenderOptions;
 use crate::blocks::split_points;
 use crate::escape::Markup;
 use crate::labels::{Label, label};
-use crate::markdown::{MarkdownOptions, Slugs, render_markdown_into};
+use crate::markdown::{Slugs, render_markdown_into};
 use crate::parts::{Part, Slot};
 use docstream_model::{Document, TextFormat, TextMeta};
 

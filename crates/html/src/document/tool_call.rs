@@ -12,7 +12,7 @@ use crate::escape::Markup;
 use crate::facts::{counted, push_duration};
 use crate::json::push_json_pretty;
 use crate::labels::Label;
-use crate::markdown::{MarkdownOptions, Slugs, render_markdown_into};
+use crate::markdown::{Slugs, render_markdown_into};
 use crate::parts::{Part, Slot};
 use crate::progress::headline;
 use crate::terminal::strip_ansi;
