@@ -44,6 +44,19 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, serde_json::Er
     T::deserialize(Objects(value))
 }
 
+/// What a JSON value is, for error messages: `null`, `a boolean`, `a number`, `a string`,
+/// `an array`, `an object`.
+pub fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// A deserializer, visitor, seed or access whose structs are read from objects only.
 pub struct Objects<T>(pub T);
 

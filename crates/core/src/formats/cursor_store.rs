@@ -30,6 +30,7 @@
 
 use std::borrow::Cow;
 
+use docstream_model::read_json::kind_of;
 use docstream_model::time::time_of;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -113,18 +114,6 @@ pub(crate) fn sniff(text: &str) -> bool {
 /// A JSON object.
 type Object = Map<String, Value>;
 
-/// What is wrong with a field, for an `error` document.
-fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// Reads the fields of one object, noting the ones of the wrong type.
 struct Fields<'v> {
     o: &'v Object,
@@ -151,7 +140,7 @@ impl<'v> Fields<'v> {
             Some(s) => Some(s),
             None => {
                 self.wrong
-                    .push(format!("{key} is {}, not a string", type_name(v)));
+                    .push(format!("{key} is {}, not a string", kind_of(v)));
                 None
             }
         }
@@ -164,7 +153,7 @@ impl<'v> Fields<'v> {
             Some(o) => Some(o),
             None => {
                 self.wrong
-                    .push(format!("{key} is {}, not an object", type_name(v)));
+                    .push(format!("{key} is {}, not an object", kind_of(v)));
                 None
             }
         }
@@ -177,7 +166,7 @@ impl<'v> Fields<'v> {
             Some(a) => Some(a),
             None => {
                 self.wrong
-                    .push(format!("{key} is {}, not an array", type_name(v)));
+                    .push(format!("{key} is {}, not an array", kind_of(v)));
                 None
             }
         }
@@ -342,7 +331,7 @@ impl Adapter for CursorStore {
             Value::Object(top) => run.top(top),
             other => run.bad(
                 "the saved conversation",
-                &format!("it is {}, not an object", type_name(other)),
+                &format!("it is {}, not an object", kind_of(other)),
             ),
         }
     }
@@ -385,14 +374,14 @@ impl Run<'_> {
                         Value::Object(c) => self.composer(c),
                         other => self.bad(
                             &format!("composer {id}"),
-                            &format!("it is {}, not an object", type_name(other)),
+                            &format!("it is {}, not an object", kind_of(other)),
                         ),
                     }
                 }
             }
             other => self.bad(
                 "composerData",
-                &format!("it is {}, not an object", type_name(other)),
+                &format!("it is {}, not an object", kind_of(other)),
             ),
         }
     }
@@ -458,7 +447,7 @@ impl Run<'_> {
                 let Some(o) = g.as_object() else {
                     self.bad(
                         "a group of conversation",
-                        &format!("it is {}, not an object", type_name(g)),
+                        &format!("it is {}, not an object", kind_of(g)),
                     );
                     continue;
                 };
@@ -537,7 +526,7 @@ impl Run<'_> {
                 self.last_text = false;
                 return;
             }
-            return self.bad(&name, &format!("it is {}, not an object", type_name(b)));
+            return self.bad(&name, &format!("it is {}, not an object", kind_of(b)));
         };
         let mut f = Fields::new(o);
         let text = f.str("text");
