@@ -6,7 +6,7 @@
 //! docstream md [--format F] [--chunk N] [--locale en|de] [--no-redact] FILE|-
 //! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream convert --to openai|anthropic FILE|-
-//! docstream list [--json] PATH
+//! docstream list [--json] [PATH]
 //! docstream json|html|md --conversation ID PATH
 //! docstream export [--to html|md] --out DIR PATH
 //! docstream export [--to html|md] --conversation ID PATH
@@ -28,11 +28,12 @@ use docstream_html::patch::PageModel;
 use docstream_html::{RenderOptions, page, progress, render_conversation};
 
 mod export_md;
+mod places;
 
 const USAGE: &str =
     "usage: docstream json|html|md|text [--format FORMAT] [--chunk N] [--locale en|de] [--no-highlight] FILE|-
        docstream convert --to openai|anthropic FILE|-
-       docstream list [--json] PATH
+       docstream list [--json] [PATH]
        docstream json|html|md --conversation ID PATH
        docstream export [--to html|md] --out DIR PATH
        docstream export [--to html|md] --conversation ID PATH
@@ -49,7 +50,9 @@ const USAGE: &str =
               export: what to write, html (default) or md
   list        list the conversations of a store or folder: a Cursor state.vscdb,
               a Claude Code projects/ folder (or one project's), a folder of
-              transcripts; id, date, counts, title (--json: every field as JSON)
+              transcripts; id, date, counts, title (--json: every field as JSON).
+              With no PATH: each agent's default place (Cursor, Claude Code,
+              Codex, Gemini CLI, Copilot CLI), which were found said on stderr
   --conversation ID
               json/html/md/export: the conversation ID of the store PATH (ids
               from list), printed
@@ -98,6 +101,8 @@ struct Args {
     /// `export --to md`: Markdown rather than HTML.
     to_md: bool,
     input: String,
+    /// `list` with no PATH: the agents' default places (`input` is empty).
+    places: bool,
     conversation: Option<String>,
     out: Option<String>,
     json: bool,
@@ -237,8 +242,13 @@ fn parse_args_inner() -> Result<Args, Failure> {
         )
         .into());
     }
-    let input =
-        input.ok_or_else(|| format!("missing FILE (or - for standard input)\n{}", usage()))?;
+    let places = input.is_none() && command == "list";
+    let input = match input {
+        None if places => String::new(),
+        input => {
+            input.ok_or_else(|| format!("missing FILE (or - for standard input)\n{}", usage()))?
+        }
+    };
     Ok(Args {
         command,
         format,
@@ -247,6 +257,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
         to,
         to_md,
         input,
+        places,
         conversation,
         out,
         json,
@@ -632,6 +643,10 @@ fn write_page<W: Write>(
 /// there and makes the exit status 1, after what could be read was written.
 fn store(args: &Args) -> Result<(), Failure> {
     use docstream_library::store::Library;
+    if args.places {
+        let (mut libraries, failed) = places::open_all();
+        return list(args, &mut libraries, failed);
+    }
     let path = std::path::Path::new(&args.input);
     let mut library = Library::open(path).map_err(|e| e.to_string())?;
     let options = RenderOptions {
@@ -650,37 +665,7 @@ fn store(args: &Args) -> Result<(), Failure> {
         }
     };
     match (args.command.as_str(), &args.conversation) {
-        ("list", _) => {
-            library.index(|_, _, _| {});
-            if args.json {
-                serde_json::to_writer_pretty(&mut out, library.entries())
-                    .map_err(|e| e.to_string())?;
-                writeln!(out).map_err(w)?;
-                return partly(&library);
-            }
-            // One line per conversation, its fields apart: no tab or newline inside one.
-            let field = |s: &str| for_terminal(s, false).into_owned();
-            for e in library.entries() {
-                let date = e.created.as_deref().unwrap_or("-");
-                let title = match &e.error {
-                    Some(err) => format!("{} — error: {err}", e.title),
-                    None => e.title.clone(),
-                };
-                writeln!(
-                    out,
-                    "{}\t{}\t{}\t{} messages\t{} tools\t{}",
-                    field(&e.id),
-                    field(date.get(..19).unwrap_or(date)),
-                    e.agent.label(),
-                    e.messages,
-                    e.tools,
-                    field(&title)
-                )
-                .map_err(w)?;
-            }
-            out.flush().map_err(w)?;
-            partly(&library)
-        }
+        ("list", _) => list(args, std::slice::from_mut(&mut library), Vec::new()),
         ("export", None) if args.to_md => {
             let dir = std::path::Path::new(args.out.as_deref().unwrap_or("."));
             let title = format!("Conversations of {}", args.input);
@@ -745,6 +730,57 @@ fn store(args: &Args) -> Result<(), Failure> {
             writeln!(out).map_err(w)
         }
         _ => unreachable!("run() sends only list, export and --conversation here"),
+    }
+}
+
+/// `list`: the entries of `libraries`, one after the other (with `--json`, one array);
+/// their notes said on stderr; exit status 1 when something (of them, or `failed`)
+/// could not be read, after what could be was written.
+fn list(
+    args: &Args,
+    libraries: &mut [docstream_library::store::Library],
+    mut failed: Vec<String>,
+) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    let w = |e: io::Error| Failure::Failed(e.to_string());
+    for library in libraries.iter_mut() {
+        library.index(|_, _, _| {});
+        for note in library.notes() {
+            say(note);
+        }
+        failed.extend(library.unreadable().iter().cloned());
+    }
+    let entries = libraries.iter().flat_map(|l| l.entries());
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &entries.collect::<Vec<_>>())
+            .map_err(|e| e.to_string())?;
+        writeln!(out).map_err(w)?;
+    } else {
+        // One line per conversation, its fields apart: no tab or newline inside one.
+        let field = |s: &str| for_terminal(s, false).into_owned();
+        for e in entries {
+            let date = e.created.as_deref().unwrap_or("-");
+            let title = match &e.error {
+                Some(err) => format!("{} — error: {err}", e.title),
+                None => e.title.clone(),
+            };
+            writeln!(
+                out,
+                "{}\t{}\t{}\t{} messages\t{} tools\t{}",
+                field(&e.id),
+                field(date.get(..19).unwrap_or(date)),
+                e.agent.label(),
+                e.messages,
+                e.tools,
+                field(&title)
+            )
+            .map_err(w)?;
+        }
+    }
+    out.flush().map_err(w)?;
+    match failed {
+        f if f.is_empty() => Ok(()),
+        f => Err(Failure::Partial(f)),
     }
 }
 

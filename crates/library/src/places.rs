@@ -76,12 +76,7 @@ pub struct Place {
 /// counts as not set.
 pub fn default_places(os: Os, env: impl Fn(&str) -> Option<OsString>) -> Vec<Place> {
     let var = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    let home_var = if os == Os::Windows {
-        "USERPROFILE"
-    } else {
-        "HOME"
-    };
-    let home = var(home_var).ok_or_else(|| format!("{home_var} is not set"));
+    let home = home(os, &env);
     PLACES
         .iter()
         .map(|&(agent, root, below)| {
@@ -111,6 +106,20 @@ pub fn default_places(os: Os, env: impl Fn(&str) -> Option<OsString>) -> Vec<Pla
             }
         })
         .collect()
+}
+
+/// The home folder: `$HOME` (`%USERPROFILE%` on Windows), or what to say when it is
+/// not set (or empty).
+pub fn home(os: Os, env: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, String> {
+    let name = if os == Os::Windows {
+        "USERPROFILE"
+    } else {
+        "HOME"
+    };
+    env(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .ok_or_else(|| format!("{name} is not set"))
 }
 
 /// `base` joined with a `/`-separated relative path, a component at a time (so the
