@@ -8,7 +8,7 @@
 //! docstream convert --to openai|anthropic FILE|-
 //! docstream list [--json] [PATH]
 //! docstream json|html|md --conversation ID PATH
-//! docstream export [--to html|md] --out DIR PATH
+//! docstream export [--to html|md] --out DIR [PATH]
 //! docstream export [--to html|md] --conversation ID PATH
 //! ```
 //!
@@ -35,7 +35,7 @@ const USAGE: &str =
        docstream convert --to openai|anthropic FILE|-
        docstream list [--json] [PATH]
        docstream json|html|md --conversation ID PATH
-       docstream export [--to html|md] --out DIR PATH
+       docstream export [--to html|md] --out DIR [PATH]
        docstream export [--to html|md] --conversation ID PATH
 
   json        print the normalised conversation as JSON
@@ -58,7 +58,9 @@ const USAGE: &str =
               from list), printed
   export      write every conversation of PATH to --out DIR: --to html (the
               default) a static site, index.html with search and one page per
-              conversation; --to md index.md and c/ID.md per conversation
+              conversation; --to md index.md and c/ID.md per conversation.
+              With no PATH: each agent's default place found, to DIR/AGENT/
+              (cursor, claude-code, codex, gemini-cli, copilot-cli)
   --locale    language of labels: en (default) or de
   --no-redact md, export --to md: keep credential-shaped values (they are
               masked as [redacted: kind] by default; the count goes to stderr)
@@ -242,7 +244,9 @@ fn parse_args_inner() -> Result<Args, Failure> {
         )
         .into());
     }
-    let places = input.is_none() && command == "list";
+    // With no PATH, `list` and `export --out DIR` read the agents' default places.
+    let places = input.is_none()
+        && (command == "list" || command == "export" && out.is_some() && conversation.is_none());
     let input = match input {
         None if places => String::new(),
         input => {
@@ -644,7 +648,11 @@ fn write_page<W: Write>(
 fn store(args: &Args) -> Result<(), Failure> {
     use docstream_library::store::Library;
     if args.places {
-        let (mut libraries, failed) = places::open_all();
+        let (found, failed) = places::open_all();
+        if args.command == "export" {
+            return places::export_each(args, found, failed);
+        }
+        let mut libraries: Vec<Library> = found.into_iter().map(|f| f.library).collect();
         return list(args, &mut libraries, failed);
     }
     let path = std::path::Path::new(&args.input);
@@ -655,34 +663,11 @@ fn store(args: &Args) -> Result<(), Failure> {
     };
     let mut out = io::stdout().lock();
     let w = |e: io::Error| Failure::Failed(e.to_string());
-    let partly = |library: &Library| {
-        for note in library.notes() {
-            say(note);
-        }
-        match library.unreadable() {
-            [] => Ok(()),
-            failed => Err(Failure::Partial(failed.to_vec())),
-        }
-    };
     match (args.command.as_str(), &args.conversation) {
         ("list", _) => list(args, std::slice::from_mut(&mut library), Vec::new()),
-        ("export", None) if args.to_md => {
-            let dir = std::path::Path::new(args.out.as_deref().unwrap_or("."));
-            let title = format!("Conversations of {}", args.input);
-            let mut masker = Masker::new(args);
-            let done = export_md::export(&mut library, dir, &title, &options, &mut masker)?;
-            masker.say(&args.input);
-            say_written("files", done.files, done.errors, &dir.join("index.md"));
-            partly(&library)
-        }
         ("export", None) => {
             let dir = std::path::Path::new(args.out.as_deref().unwrap_or("."));
-            let title = format!("Conversations of {}", args.input);
-            let done = library
-                .export(dir, &title, options)
-                .map_err(|e| e.to_string())?;
-            say_written("pages", done.pages, done.errors, &dir.join("index.html"));
-            partly(&library)
+            export(args, &mut library, dir, &args.input)
         }
         (command, Some(id)) => {
             let mut conversation = library.read(id).map_err(|e| {
@@ -730,6 +715,40 @@ fn store(args: &Args) -> Result<(), Failure> {
             writeln!(out).map_err(w)
         }
         _ => unreachable!("run() sends only list, export and --conversation here"),
+    }
+}
+
+/// `export`: every conversation of `library` (opened from `name`) into `dir`, as a
+/// site or, with `--to md`, Markdown files; exit status 1 when something could not be
+/// read, after what could be was written.
+fn export(
+    args: &Args,
+    library: &mut docstream_library::store::Library,
+    dir: &std::path::Path,
+    name: &str,
+) -> Result<(), Failure> {
+    let options = RenderOptions {
+        locale: args.locale,
+        ..RenderOptions::default()
+    };
+    let title = format!("Conversations of {name}");
+    if args.to_md {
+        let mut masker = Masker::new(args);
+        let done = export_md::export(library, dir, &title, &options, &mut masker)?;
+        masker.say(name);
+        say_written("files", done.files, done.errors, &dir.join("index.md"));
+    } else {
+        let done = library
+            .export(dir, &title, options)
+            .map_err(|e| e.to_string())?;
+        say_written("pages", done.pages, done.errors, &dir.join("index.html"));
+    }
+    for note in library.notes() {
+        say(note);
+    }
+    match library.unreadable() {
+        [] => Ok(()),
+        failed => Err(Failure::Partial(failed.to_vec())),
     }
 }
 

@@ -137,3 +137,36 @@ fn a_walk_starts_at_a_hidden_folder_but_does_not_enter_one() {
     assert_eq!(code, Some(0), "{err}");
     assert!(out.is_empty(), "hidden folders are not searched:\n{out}");
 }
+
+#[test]
+fn export_with_no_path_writes_each_place_found_to_its_own_folder() {
+    let home = fake_home("places-export");
+    let site = home.join("site");
+    let (code, _, err) = cli_at_home(&home, &["export", "--out", site.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("Copilot CLI: ~/.copilot/session-state (not found)"),
+        "{err}"
+    );
+    for (dir, text) in [
+        ("cursor", "Louder greeting"),
+        ("claude-code", "Rename the site title"),
+        ("codex", "Week numbers are off by one"),
+        ("gemini-cli", "The week 53 test fails"),
+    ] {
+        let index = fs::read_to_string(site.join(dir).join("index.html"))
+            .unwrap_or_else(|e| panic!("{dir}: {e}\n{err}"));
+        assert!(index.contains(text), "{dir}: no {text:?}");
+    }
+    assert!(!site.join("copilot-cli").exists());
+    let md = home.join("md");
+    let (code, _, err) = cli_at_home(
+        &home,
+        &["export", "--to", "md", "--out", md.to_str().unwrap()],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    assert!(md.join("codex/index.md").exists(), "{err}");
+    // One conversation still needs its PATH.
+    let (code, _, err) = cli_at_home(&home, &["export", "--conversation", "c-split"]);
+    assert_eq!(code, Some(2), "{err}");
+}
