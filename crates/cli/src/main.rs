@@ -7,9 +7,9 @@
 //! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream convert --to openai|anthropic FILE|-
 //! docstream list [--json] [PATH]
-//! docstream json|html|md --conversation ID PATH
+//! docstream json|html|md --conversation ID [PATH]
 //! docstream export [--to html|md] --out DIR [PATH]
-//! docstream export [--to html|md] --conversation ID PATH
+//! docstream export [--to html|md] --conversation ID [PATH]
 //! ```
 //!
 //! `list`, `export` and `--conversation` read stores (Cursor's `state.vscdb`, Claude
@@ -34,9 +34,9 @@ const USAGE: &str =
     "usage: docstream json|html|md|text [--format FORMAT] [--chunk N] [--locale en|de] [--no-highlight] FILE|-
        docstream convert --to openai|anthropic FILE|-
        docstream list [--json] [PATH]
-       docstream json|html|md --conversation ID PATH
+       docstream json|html|md --conversation ID [PATH]
        docstream export [--to html|md] --out DIR [PATH]
-       docstream export [--to html|md] --conversation ID PATH
+       docstream export [--to html|md] --conversation ID [PATH]
 
   json        print the normalised conversation as JSON
   html        write a standalone HTML page
@@ -55,7 +55,7 @@ const USAGE: &str =
               Codex, Gemini CLI, Copilot CLI), which were found said on stderr
   --conversation ID
               json/html/md/export: the conversation ID of the store PATH (ids
-              from list), printed
+              from list; with no PATH, of the default places), printed
   export      write every conversation of PATH to --out DIR: --to html (the
               default) a static site, index.html with search and one page per
               conversation; --to md index.md and c/ID.md per conversation.
@@ -245,8 +245,10 @@ fn parse_args_inner() -> Result<Args, Failure> {
         .into());
     }
     // With no PATH, `list` and `export --out DIR` read the agents' default places.
+    // With no PATH, `list`, `export --out DIR` and `--conversation ID` read the agents'
+    // default places.
     let places = input.is_none()
-        && (command == "list" || command == "export" && out.is_some() && conversation.is_none());
+        && (command == "list" || conversation.is_some() || command == "export" && out.is_some());
     let input = match input {
         None if places => String::new(),
         input => {
@@ -647,16 +649,19 @@ fn write_page<W: Write>(
 /// there and makes the exit status 1, after what could be read was written.
 fn store(args: &Args) -> Result<(), Failure> {
     use docstream_library::store::Library;
-    if args.places {
+    let mut library = if args.places {
         let (found, failed) = places::open_all();
-        if args.command == "export" {
-            return places::export_each(args, found, failed);
+        match &args.conversation {
+            Some(id) => places::with_conversation(found, id, failed)?,
+            None if args.command == "export" => return places::export_each(args, found, failed),
+            None => {
+                let mut libraries: Vec<Library> = found.into_iter().map(|f| f.library).collect();
+                return list(args, &mut libraries, failed);
+            }
         }
-        let mut libraries: Vec<Library> = found.into_iter().map(|f| f.library).collect();
-        return list(args, &mut libraries, failed);
-    }
-    let path = std::path::Path::new(&args.input);
-    let mut library = Library::open(path).map_err(|e| e.to_string())?;
+    } else {
+        Library::open(std::path::Path::new(&args.input)).map_err(|e| e.to_string())?
+    };
     let options = RenderOptions {
         locale: args.locale,
         ..RenderOptions::default()

@@ -84,3 +84,21 @@ fn slug(agent: Agent) -> String {
         _ => agent.label().to_lowercase().replace(' ', "-"),
     }
 }
+
+/// `--conversation ID` with no path: the first place found that lists `id`, else an
+/// error naming the id (and what could not be read, where it may be).
+pub(crate) fn with_conversation(
+    found: Vec<Found>,
+    id: &str,
+    failed: Vec<String>,
+) -> Result<Library, Failure> {
+    found
+        .into_iter()
+        .map(|f| f.library)
+        .find(|l| l.entries().iter().any(|e| e.id == id))
+        .ok_or_else(|| {
+            let mut lines = vec![format!("no conversation {id:?} in the default places")];
+            lines.extend(failed);
+            Failure::Partial(lines)
+        })
+}

@@ -166,7 +166,33 @@ fn export_with_no_path_writes_each_place_found_to_its_own_folder() {
     );
     assert_eq!(code, Some(0), "{err}");
     assert!(md.join("codex/index.md").exists(), "{err}");
-    // One conversation still needs its PATH.
-    let (code, _, err) = cli_at_home(&home, &["export", "--conversation", "c-split"]);
-    assert_eq!(code, Some(2), "{err}");
+    // One conversation, printed, from whichever place has it.
+    let (code, out, err) = cli_at_home(&home, &["export", "--conversation", "c-split"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.starts_with("<!DOCTYPE html>"), "{err}");
+}
+
+#[test]
+fn a_conversation_of_the_default_places_by_its_id_alone() {
+    let home = fake_home("places-conversation");
+    let (code, out, err) = cli_at_home(
+        &home,
+        &[
+            "json",
+            "--conversation",
+            "b7d2c1a0-3333-4e5f-8a9b-000000000003",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let conv: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(conv["format"], "claude-code-transcript");
+    let (code, out, err) = cli_at_home(&home, &["md", "--conversation", "c-split"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("src/hello.py"), "{out}");
+    let (code, _, err) = cli_at_home(&home, &["json", "--conversation", "nope"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("no conversation \"nope\" in the default places"),
+        "{err}"
+    );
 }
