@@ -196,3 +196,48 @@ fn a_conversation_of_the_default_places_by_its_id_alone() {
         "{err}"
     );
 }
+
+#[test]
+fn codex_home_moves_codex_and_copilot_cli_is_found_in_its_place() {
+    let home = scratch(env!("CARGO_TARGET_TMPDIR"), "places-codex-home");
+    put(
+        &home,
+        ".copilot/session-state/7d1f3c2a-8b4e-4f0a-9c6d-2e5b8a1f4c3d/events.jsonl",
+        &fixture("copilot-cli-events/session.jsonl"),
+    );
+    let codex = home.join("elsewhere/codex");
+    put(
+        &codex,
+        "sessions/2025/10/01/rollout-2025-10-01T10-00-00-x.jsonl",
+        &fixture("codex-session/session.jsonl"),
+    );
+    // A Codex folder in the usual place is not read when CODEX_HOME says another.
+    put(
+        &home,
+        ".codex/sessions/2025/10/02/rollout-2025-10-02T10-00-00-y.jsonl",
+        &fixture("codex-session/session.jsonl"),
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_docstream"))
+        .args(["list"])
+        .env("HOME", &home)
+        .env("CODEX_HOME", &codex)
+        .env_remove("XDG_CONFIG_HOME")
+        .output()
+        .unwrap();
+    let (stdout, err) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("Copilot CLI: ~/.copilot/session-state (found)")
+            && err.contains("Codex: ~/elsewhere/codex/sessions (found)"),
+        "{err}"
+    );
+    let agents: Vec<&str> = stdout
+        .lines()
+        .map(|l| l.split('\t').nth(2).unwrap())
+        .collect();
+    assert_eq!(agents, ["Codex", "Copilot CLI"], "{stdout}");
+    assert!(!stdout.contains("2025-10-02T10"), "{stdout}");
+}
