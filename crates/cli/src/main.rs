@@ -103,7 +103,8 @@ struct Args {
     /// `export --to md`: Markdown rather than HTML.
     to_md: bool,
     input: String,
-    /// `list` with no PATH: the agents' default places (`input` is empty).
+    /// No PATH to `list`, `export --out` or `--conversation`: the agents' default
+    /// places (`input` is empty).
     places: bool,
     conversation: Option<String>,
     out: Option<String>,
@@ -244,7 +245,6 @@ fn parse_args_inner() -> Result<Args, Failure> {
         )
         .into());
     }
-    // With no PATH, `list` and `export --out DIR` read the agents' default places.
     // With no PATH, `list`, `export --out DIR` and `--conversation ID` read the agents'
     // default places.
     let places = input.is_none()
