@@ -6,10 +6,10 @@
 //! docstream md [--format F] [--chunk N] [--locale en|de] [--no-redact] FILE|-
 //! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream convert --to openai|anthropic FILE|-
-//! docstream list [--json] PATH
-//! docstream json|html|md --conversation ID PATH
-//! docstream export [--to html|md] --out DIR PATH
-//! docstream export [--to html|md] --conversation ID PATH
+//! docstream list [--json] [PATH]
+//! docstream json|html|md --conversation ID [PATH]
+//! docstream export [--to html|md] --out DIR [PATH]
+//! docstream export [--to html|md] --conversation ID [PATH]
 //! ```
 //!
 //! `list`, `export` and `--conversation` read stores (Cursor's `state.vscdb`, Claude
@@ -28,14 +28,15 @@ use docstream_html::patch::PageModel;
 use docstream_html::{RenderOptions, page, progress, render_conversation};
 
 mod export_md;
+mod places;
 
 const USAGE: &str =
     "usage: docstream json|html|md|text [--format FORMAT] [--chunk N] [--locale en|de] [--no-highlight] FILE|-
        docstream convert --to openai|anthropic FILE|-
-       docstream list [--json] PATH
-       docstream json|html|md --conversation ID PATH
-       docstream export [--to html|md] --out DIR PATH
-       docstream export [--to html|md] --conversation ID PATH
+       docstream list [--json] [PATH]
+       docstream json|html|md --conversation ID [PATH]
+       docstream export [--to html|md] --out DIR [PATH]
+       docstream export [--to html|md] --conversation ID [PATH]
 
   json        print the normalised conversation as JSON
   html        write a standalone HTML page
@@ -49,13 +50,17 @@ const USAGE: &str =
               export: what to write, html (default) or md
   list        list the conversations of a store or folder: a Cursor state.vscdb,
               a Claude Code projects/ folder (or one project's), a folder of
-              transcripts; id, date, counts, title (--json: every field as JSON)
+              transcripts; id, date, counts, title (--json: every field as JSON).
+              With no PATH: each agent's default place (Cursor, Claude Code,
+              Codex, Gemini CLI, Copilot CLI), which were found said on stderr
   --conversation ID
               json/html/md/export: the conversation ID of the store PATH (ids
-              from list), printed
+              from list; with no PATH, of the default places), printed
   export      write every conversation of PATH to --out DIR: --to html (the
               default) a static site, index.html with search and one page per
-              conversation; --to md index.md and c/ID.md per conversation
+              conversation; --to md index.md and c/ID.md per conversation.
+              With no PATH: each agent's default place found, to DIR/AGENT/
+              (cursor, claude-code, codex, gemini-cli, copilot-cli)
   --locale    language of labels: en (default) or de
   --no-redact md, export --to md: keep credential-shaped values (they are
               masked as [redacted: kind] by default; the count goes to stderr)
@@ -98,6 +103,9 @@ struct Args {
     /// `export --to md`: Markdown rather than HTML.
     to_md: bool,
     input: String,
+    /// No PATH to `list`, `export --out` or `--conversation`: the agents' default
+    /// places (`input` is empty).
+    places: bool,
     conversation: Option<String>,
     out: Option<String>,
     json: bool,
@@ -237,8 +245,16 @@ fn parse_args_inner() -> Result<Args, Failure> {
         )
         .into());
     }
-    let input =
-        input.ok_or_else(|| format!("missing FILE (or - for standard input)\n{}", usage()))?;
+    // With no PATH, `list`, `export --out DIR` and `--conversation ID` read the agents'
+    // default places.
+    let places = input.is_none()
+        && (command == "list" || conversation.is_some() || command == "export" && out.is_some());
+    let input = match input {
+        None if places => String::new(),
+        input => {
+            input.ok_or_else(|| format!("missing FILE (or - for standard input)\n{}", usage()))?
+        }
+    };
     Ok(Args {
         command,
         format,
@@ -247,6 +263,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
         to,
         to_md,
         input,
+        places,
         conversation,
         out,
         json,
@@ -632,72 +649,30 @@ fn write_page<W: Write>(
 /// there and makes the exit status 1, after what could be read was written.
 fn store(args: &Args) -> Result<(), Failure> {
     use docstream_library::store::Library;
-    let path = std::path::Path::new(&args.input);
-    let mut library = Library::open(path).map_err(|e| e.to_string())?;
+    let mut library = if args.places {
+        let (found, failed) = places::open_all();
+        match &args.conversation {
+            Some(id) => places::with_conversation(found, id, failed)?,
+            None if args.command == "export" => return places::export_each(args, found, failed),
+            None => {
+                let mut libraries: Vec<Library> = found.into_iter().map(|f| f.library).collect();
+                return list(args, &mut libraries, failed);
+            }
+        }
+    } else {
+        Library::open(std::path::Path::new(&args.input)).map_err(|e| e.to_string())?
+    };
     let options = RenderOptions {
         locale: args.locale,
         ..RenderOptions::default()
     };
     let mut out = io::stdout().lock();
     let w = |e: io::Error| Failure::Failed(e.to_string());
-    let partly = |library: &Library| {
-        for note in library.notes() {
-            say(note);
-        }
-        match library.unreadable() {
-            [] => Ok(()),
-            failed => Err(Failure::Partial(failed.to_vec())),
-        }
-    };
     match (args.command.as_str(), &args.conversation) {
-        ("list", _) => {
-            library.index(|_, _, _| {});
-            if args.json {
-                serde_json::to_writer_pretty(&mut out, library.entries())
-                    .map_err(|e| e.to_string())?;
-                writeln!(out).map_err(w)?;
-                return partly(&library);
-            }
-            // One line per conversation, its fields apart: no tab or newline inside one.
-            let field = |s: &str| for_terminal(s, false).into_owned();
-            for e in library.entries() {
-                let date = e.created.as_deref().unwrap_or("-");
-                let title = match &e.error {
-                    Some(err) => format!("{} — error: {err}", e.title),
-                    None => e.title.clone(),
-                };
-                writeln!(
-                    out,
-                    "{}\t{}\t{}\t{} messages\t{} tools\t{}",
-                    field(&e.id),
-                    field(date.get(..19).unwrap_or(date)),
-                    e.agent.label(),
-                    e.messages,
-                    e.tools,
-                    field(&title)
-                )
-                .map_err(w)?;
-            }
-            out.flush().map_err(w)?;
-            partly(&library)
-        }
-        ("export", None) if args.to_md => {
-            let dir = std::path::Path::new(args.out.as_deref().unwrap_or("."));
-            let title = format!("Conversations of {}", args.input);
-            let mut masker = Masker::new(args);
-            let done = export_md::export(&mut library, dir, &title, &options, &mut masker)?;
-            masker.say(&args.input);
-            say_written("files", done.files, done.errors, &dir.join("index.md"));
-            partly(&library)
-        }
+        ("list", _) => list(args, std::slice::from_mut(&mut library), Vec::new()),
         ("export", None) => {
             let dir = std::path::Path::new(args.out.as_deref().unwrap_or("."));
-            let title = format!("Conversations of {}", args.input);
-            let done = library
-                .export(dir, &title, options)
-                .map_err(|e| e.to_string())?;
-            say_written("pages", done.pages, done.errors, &dir.join("index.html"));
-            partly(&library)
+            export(args, &mut library, dir, &args.input)
         }
         (command, Some(id)) => {
             let mut conversation = library.read(id).map_err(|e| {
@@ -745,6 +720,91 @@ fn store(args: &Args) -> Result<(), Failure> {
             writeln!(out).map_err(w)
         }
         _ => unreachable!("run() sends only list, export and --conversation here"),
+    }
+}
+
+/// `export`: every conversation of `library` (opened from `name`) into `dir`, as a
+/// site or, with `--to md`, Markdown files; exit status 1 when something could not be
+/// read, after what could be was written.
+fn export(
+    args: &Args,
+    library: &mut docstream_library::store::Library,
+    dir: &std::path::Path,
+    name: &str,
+) -> Result<(), Failure> {
+    let options = RenderOptions {
+        locale: args.locale,
+        ..RenderOptions::default()
+    };
+    let title = format!("Conversations of {name}");
+    if args.to_md {
+        let mut masker = Masker::new(args);
+        let done = export_md::export(library, dir, &title, &options, &mut masker)?;
+        masker.say(name);
+        say_written("files", done.files, done.errors, &dir.join("index.md"));
+    } else {
+        let done = library
+            .export(dir, &title, options)
+            .map_err(|e| e.to_string())?;
+        say_written("pages", done.pages, done.errors, &dir.join("index.html"));
+    }
+    for note in library.notes() {
+        say(note);
+    }
+    match library.unreadable() {
+        [] => Ok(()),
+        failed => Err(Failure::Partial(failed.to_vec())),
+    }
+}
+
+/// `list`: the entries of `libraries`, one after the other (with `--json`, one array);
+/// their notes said on stderr; exit status 1 when something (of them, or `failed`)
+/// could not be read, after what could be was written.
+fn list(
+    args: &Args,
+    libraries: &mut [docstream_library::store::Library],
+    mut failed: Vec<String>,
+) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    let w = |e: io::Error| Failure::Failed(e.to_string());
+    for library in libraries.iter_mut() {
+        library.index(|_, _, _| {});
+        for note in library.notes() {
+            say(note);
+        }
+        failed.extend(library.unreadable().iter().cloned());
+    }
+    let entries = libraries.iter().flat_map(|l| l.entries());
+    if args.json {
+        serde_json::to_writer_pretty(&mut out, &entries.collect::<Vec<_>>())
+            .map_err(|e| e.to_string())?;
+        writeln!(out).map_err(w)?;
+    } else {
+        // One line per conversation, its fields apart: no tab or newline inside one.
+        let field = |s: &str| for_terminal(s, false).into_owned();
+        for e in entries {
+            let date = e.created.as_deref().unwrap_or("-");
+            let title = match &e.error {
+                Some(err) => format!("{} — error: {err}", e.title),
+                None => e.title.clone(),
+            };
+            writeln!(
+                out,
+                "{}\t{}\t{}\t{} messages\t{} tools\t{}",
+                field(&e.id),
+                field(date.get(..19).unwrap_or(date)),
+                e.agent.label(),
+                e.messages,
+                e.tools,
+                field(&title)
+            )
+            .map_err(w)?;
+        }
+    }
+    out.flush().map_err(w)?;
+    match failed {
+        f if f.is_empty() => Ok(()),
+        f => Err(Failure::Partial(f)),
     }
 }
 

@@ -10,4 +10,5 @@ mod fuzz_replay;
 mod hostile_colour_math;
 #[cfg(unix)]
 mod library_hostile;
+mod places;
 mod stores;

@@ -30,6 +30,7 @@ pub mod catalog;
 pub mod claude_code;
 pub mod cursor;
 pub mod digest;
+pub mod places;
 pub mod site;
 #[cfg(feature = "sqlite")]
 pub mod store;

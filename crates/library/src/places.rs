@@ -1,0 +1,247 @@
+//! Where each agent keeps its conversations by default, on Linux, macOS and Windows:
+//! the folders `docstream list` with no path looks in.
+//!
+//! The table is [`PLACES`], written once; [`default_places`] turns it into paths for
+//! one system and one environment, both given as arguments (no file is read here, so
+//! every system's answer can be tested on any). Each place is a folder the library
+//! opens as it opens any folder given to it.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use crate::Agent;
+
+/// The systems whose places differ.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Os {
+    /// Linux and the other Unix systems (XDG folders).
+    Linux,
+    /// macOS.
+    MacOs,
+    /// Windows.
+    Windows,
+}
+
+impl Os {
+    /// The system this was built for.
+    pub fn current() -> Os {
+        if cfg!(windows) {
+            Os::Windows
+        } else if cfg!(target_os = "macos") {
+            Os::MacOs
+        } else {
+            Os::Linux
+        }
+    }
+}
+
+/// The folder a place is under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Root {
+    /// The home folder: `$HOME` (`%USERPROFILE%` on Windows).
+    Home,
+    /// Where desktop apps keep their settings: `$XDG_CONFIG_HOME` else `~/.config`
+    /// (Linux), `~/Library/Application Support` (macOS), `%APPDATA%` (Windows).
+    AppData,
+    /// The folder an environment variable names when it is set, else this folder of
+    /// the home folder (Codex: `$CODEX_HOME`, else `~/.codex`).
+    EnvOrHome(&'static str, &'static str),
+}
+
+/// Each agent's default place: the agent, the folder it is under, and the path below
+/// that folder (`/`-separated). OpenCode is not here: its store is not read yet.
+pub const PLACES: &[(Agent, Root, &str)] = &[
+    (Agent::Cursor, Root::AppData, "Cursor/User"),
+    (Agent::ClaudeCode, Root::Home, ".claude/projects"),
+    (
+        Agent::Codex,
+        Root::EnvOrHome("CODEX_HOME", ".codex"),
+        "sessions",
+    ),
+    (Agent::GeminiCli, Root::Home, ".gemini/tmp"),
+    (Agent::CopilotCli, Root::Home, ".copilot/session-state"),
+];
+
+/// One agent's default place on this system.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Place {
+    /// The agent.
+    pub agent: Agent,
+    /// The folder, or why it cannot be told (`HOME is not set`).
+    pub path: Result<PathBuf, String>,
+}
+
+/// The default place of every agent of [`PLACES`], in its order, for the system `os`
+/// with the environment `env` (`|name| std::env::var_os(name)`). An empty variable
+/// counts as not set.
+pub fn default_places(os: Os, env: impl Fn(&str) -> Option<OsString>) -> Vec<Place> {
+    let var = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    let home = home(os, &env);
+    PLACES
+        .iter()
+        .map(|&(agent, root, below)| {
+            let base = match root {
+                Root::Home => home.clone(),
+                Root::EnvOrHome(name, dir) => match var(name) {
+                    Some(p) => Ok(p),
+                    None => home.clone().map(|h| join(&h, dir)),
+                },
+                Root::AppData => match os {
+                    Os::Linux => match var("XDG_CONFIG_HOME") {
+                        Some(p) => Ok(p),
+                        None => home.clone().map(|h| h.join(".config")),
+                    },
+                    Os::MacOs => home
+                        .clone()
+                        .map(|h| join(&h, "Library/Application Support")),
+                    Os::Windows => match var("APPDATA") {
+                        Some(p) => Ok(p),
+                        None => home.clone().map(|h| join(&h, "AppData/Roaming")),
+                    },
+                },
+            };
+            Place {
+                agent,
+                path: base.map(|b| join(&b, below)),
+            }
+        })
+        .collect()
+}
+
+/// The home folder: `$HOME` (`%USERPROFILE%` on Windows), or what to say when it is
+/// not set (or empty).
+pub fn home(os: Os, env: impl Fn(&str) -> Option<OsString>) -> Result<PathBuf, String> {
+    let name = if os == Os::Windows {
+        "USERPROFILE"
+    } else {
+        "HOME"
+    };
+    env(name)
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .ok_or_else(|| format!("{name} is not set"))
+}
+
+/// `base` joined with a `/`-separated relative path, a component at a time (so the
+/// system's separator is used).
+fn join(base: &Path, relative: &str) -> PathBuf {
+    relative
+        .split('/')
+        .filter(|c| !c.is_empty())
+        .fold(base.to_owned(), |p, c| p.join(c))
+}
+
+/// A path as shown to people: under `home`, as `~/…` (`~\…` on Windows).
+pub fn shown(path: &Path, home: Option<&Path>) -> String {
+    match home.and_then(|h| path.strip_prefix(h).ok()) {
+        Some(rest) if rest.as_os_str().is_empty() => "~".to_owned(),
+        Some(rest) => format!("~{}{}", std::path::MAIN_SEPARATOR, rest.display()),
+        None => path.display().to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<OsString> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| OsString::from(v))
+        }
+    }
+
+    fn paths(os: Os, vars: &[(&str, &str)]) -> Vec<(Agent, Result<PathBuf, String>)> {
+        default_places(os, env(vars))
+            .into_iter()
+            .map(|p| (p.agent, p.path))
+            .collect()
+    }
+
+    #[test]
+    fn linux_places_under_home() {
+        let got = paths(Os::Linux, &[("HOME", "/home/dev")]);
+        let want: Vec<(Agent, Result<PathBuf, String>)> = vec![
+            (Agent::Cursor, Ok("/home/dev/.config/Cursor/User".into())),
+            (Agent::ClaudeCode, Ok("/home/dev/.claude/projects".into())),
+            (Agent::Codex, Ok("/home/dev/.codex/sessions".into())),
+            (Agent::GeminiCli, Ok("/home/dev/.gemini/tmp".into())),
+            (
+                Agent::CopilotCli,
+                Ok("/home/dev/.copilot/session-state".into()),
+            ),
+        ];
+        assert_eq!(got, want);
+    }
+
+    #[test]
+    fn codex_home_and_xdg_config_home_move_their_places() {
+        let got = paths(
+            Os::Linux,
+            &[
+                ("HOME", "/home/dev"),
+                ("CODEX_HOME", "/srv/codex"),
+                ("XDG_CONFIG_HOME", "/cfg"),
+            ],
+        );
+        assert_eq!(got[0].1, Ok("/cfg/Cursor/User".into()));
+        assert_eq!(got[2].1, Ok("/srv/codex/sessions".into()));
+        // Empty counts as not set.
+        let got = paths(Os::Linux, &[("HOME", "/h"), ("CODEX_HOME", "")]);
+        assert_eq!(got[2].1, Ok("/h/.codex/sessions".into()));
+    }
+
+    #[test]
+    fn macos_cursor_is_in_application_support() {
+        let got = paths(Os::MacOs, &[("HOME", "/Users/dev")]);
+        assert_eq!(
+            got[0].1,
+            Ok("/Users/dev/Library/Application Support/Cursor/User".into())
+        );
+        assert_eq!(got[1].1, Ok("/Users/dev/.claude/projects".into()));
+    }
+
+    #[test]
+    fn windows_uses_userprofile_and_appdata() {
+        let got = paths(
+            Os::Windows,
+            &[
+                ("HOME", "/ignored"),
+                ("USERPROFILE", "C:/Users/dev"),
+                ("APPDATA", "C:/Users/dev/AppData/Roaming"),
+            ],
+        );
+        assert_eq!(
+            got[0].1,
+            Ok(Path::new("C:/Users/dev/AppData/Roaming")
+                .join("Cursor")
+                .join("User"))
+        );
+        assert_eq!(
+            got[1].1,
+            Ok(Path::new("C:/Users/dev").join(".claude").join("projects"))
+        );
+    }
+
+    #[test]
+    fn no_home_says_why_and_codex_home_still_works() {
+        let got = paths(Os::Linux, &[("HOME", ""), ("CODEX_HOME", "/c")]);
+        assert_eq!(got[1].1, Err("HOME is not set".to_owned()));
+        assert_eq!(got[2].1, Ok("/c/sessions".into()));
+        let got = paths(Os::Windows, &[]);
+        assert_eq!(got[0].1, Err("USERPROFILE is not set".to_owned()));
+    }
+
+    #[test]
+    fn shown_with_a_tilde_under_home() {
+        let home = Path::new("/home/dev");
+        #[cfg(unix)]
+        assert_eq!(
+            shown(Path::new("/home/dev/.codex/sessions"), Some(home)),
+            "~/.codex/sessions"
+        );
+        assert_eq!(shown(Path::new("/srv/x"), Some(home)), "/srv/x");
+        assert_eq!(shown(home, Some(home)), "~");
+    }
+}
