@@ -22,7 +22,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use crate::one_line;
-use docstream_model::read_json::kind_of;
+use docstream_model::read_json::json_kind;
 use docstream_model::time::time_of;
 
 /// Key prefix of a composer row in `cursorDiskKV`.
@@ -120,7 +120,7 @@ fn parse_object(value: &[u8], what: &str) -> Result<Map<String, Value>, String> 
         Ok(Value::Object(o)) => Ok(o),
         Ok(other) => Err(format!(
             "{what} is not a JSON object (it is {})",
-            kind_of(&other)
+            json_kind(&other)
         )),
         Err(e) => Err(format!("{what} is not valid JSON: {e}")),
     }
@@ -493,7 +493,7 @@ pub fn assemble(composer: &[u8], bubbles: Vec<(String, BubbleRow)>) -> Result<Ve
             Ok(other) => Value::String(format!(
                 "row {} holds {}, not a bubble",
                 id,
-                kind_of(&other)
+                json_kind(&other)
             )),
             Err(e) => Value::String(format!("row {id} is not valid JSON: {e}")),
         };

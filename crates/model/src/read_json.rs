@@ -46,7 +46,7 @@ pub fn from_value<T: DeserializeOwned>(value: Value) -> Result<T, serde_json::Er
 
 /// What a JSON value is, for error messages: `null`, `a boolean`, `a number`, `a string`,
 /// `an array`, `an object`.
-pub fn kind_of(v: &Value) -> &'static str {
+pub fn json_kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -30,7 +30,7 @@
 
 use std::borrow::Cow;
 
-use docstream_model::read_json::kind_of;
+use docstream_model::read_json::json_kind;
 use docstream_model::time::time_of;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
@@ -140,7 +140,7 @@ impl<'v> Fields<'v> {
             Some(s) => Some(s),
             None => {
                 self.wrong
-                    .push(format!("{key} is {}, not a string", kind_of(v)));
+                    .push(format!("{key} is {}, not a string", json_kind(v)));
                 None
             }
         }
@@ -153,7 +153,7 @@ impl<'v> Fields<'v> {
             Some(o) => Some(o),
             None => {
                 self.wrong
-                    .push(format!("{key} is {}, not an object", kind_of(v)));
+                    .push(format!("{key} is {}, not an object", json_kind(v)));
                 None
             }
         }
@@ -166,7 +166,7 @@ impl<'v> Fields<'v> {
             Some(a) => Some(a),
             None => {
                 self.wrong
-                    .push(format!("{key} is {}, not an array", kind_of(v)));
+                    .push(format!("{key} is {}, not an array", json_kind(v)));
                 None
             }
         }
@@ -331,7 +331,7 @@ impl Adapter for CursorStore {
             Value::Object(top) => run.top(top),
             other => run.bad(
                 "the saved conversation",
-                &format!("it is {}, not an object", kind_of(other)),
+                &format!("it is {}, not an object", json_kind(other)),
             ),
         }
     }
@@ -374,14 +374,14 @@ impl Run<'_> {
                         Value::Object(c) => self.composer(c),
                         other => self.bad(
                             &format!("composer {id}"),
-                            &format!("it is {}, not an object", kind_of(other)),
+                            &format!("it is {}, not an object", json_kind(other)),
                         ),
                     }
                 }
             }
             other => self.bad(
                 "composerData",
-                &format!("it is {}, not an object", kind_of(other)),
+                &format!("it is {}, not an object", json_kind(other)),
             ),
         }
     }
@@ -447,7 +447,7 @@ impl Run<'_> {
                 let Some(o) = g.as_object() else {
                     self.bad(
                         "a group of conversation",
-                        &format!("it is {}, not an object", kind_of(g)),
+                        &format!("it is {}, not an object", json_kind(g)),
                     );
                     continue;
                 };
@@ -526,7 +526,7 @@ impl Run<'_> {
                 self.last_text = false;
                 return;
             }
-            return self.bad(&name, &format!("it is {}, not an object", kind_of(b)));
+            return self.bad(&name, &format!("it is {}, not an object", json_kind(b)));
         };
         let mut f = Fields::new(o);
         let text = f.str("text");
