@@ -476,7 +476,8 @@ function onReplay({ position, length, playing, time }) {
     replay.setTiming(timing);
   }
   // The outline follows the replay, at most a few times a second.
-  if (!adoptingText && position !== lastReplayPosition && !outlineTimer) {
+  // Not while a file loads (the load ends with a build of its own).
+  if (state.loaded && !adoptingText && position !== lastReplayPosition && !outlineTimer) {
     lastReplayPosition = position;
     outlineTimer = setTimeout(() => {
       outlineTimer = 0;
