@@ -71,7 +71,7 @@ function setLoading(on) {
   for (const b of [ui.play, ui.scrub, ui.exportHtml, ui.exportMd, ui.exportJson]) b.disabled = on || !state.loaded;
 }
 
-/** Opens a File, `{ text, name?, format? }` or `{ url }` and shows it. */
+/** Opens a File, `{ text, name?, format?, limits?, subagents? }` or `{ url }` and shows it. */
 export async function open(source) {
   // A library conversation names its format; anything else is detected.
   view.setAttribute('format', source.format ?? 'auto');
@@ -113,6 +113,10 @@ export async function open(source) {
       }
     };
     await view.ready; // the WebAssembly module, before the clock of the slices starts
+    // A library session's sub-agent files (Claude Code's `subagents/agent-<id>.jsonl`),
+    // given before its bytes: each is read as the run of the call that started it, as
+    // the CLI's page shows it.
+    for (const [agent, bytes] of source.subagents ?? []) view.addSubagent?.(agent, bytes);
     view.addEventListener('docstream-progress', onProgress);
     try {
       await view.stream(src.chunks, { signal });
