@@ -72,11 +72,15 @@ export const tests = [
       for (const e of cli) {
         const r = rows.find((x) => x.id === e.id);
         assert.equal(r.title, e.title, e.id);
-        // The CLI counts a Claude Code session's sub-agent files into the session; the
-        // viewer's library does not read them yet (issue 37), so a session with sub-agents
-        // counts its own messages and tools only.
-        if (!e.error && !e.children?.length) assert.deepEqual(r.cells.slice(3), [String(e.messages), String(e.tools)], `${e.id} counts`);
+        // Counts of every entry, a Claude Code session's with its sub-agents' own files
+        // (`s-main/subagents/agent-ab12.jsonl`) read into it as the CLI reads them (issue 37).
+        if (!e.error) assert.deepEqual(r.cells.slice(3), [String(e.messages), String(e.tools)], `${e.id} counts`);
       }
+      // The fixture has such a session: its sub-agent file is counted into it.
+      const main = cli.find((e) => e.id === 's-main');
+      assert.deepEqual(main.children, ['s-main.agent-ab12'], 's-main has a sub-agent file');
+      const own = JSON.parse(docstream(root, ['list', '--json', join(dir, 'projects/-home-dev-hello-app/s-main.jsonl')]))[0];
+      assert.ok(main.messages > own.messages, `s-main counts its sub-agent's messages: ${main.messages} in the folder, ${own.messages} alone`);
       const split = rows.find((r) => r.id === 'c-split');
       assert.equal(split.title, 'Louder greeting');
       assert.deepEqual(split.cells.slice(0, 2), ['Cursor', '/home/dev/hello app']);
@@ -116,6 +120,15 @@ export const tests = [
       const target = await page.waitForFunction(() => document.getElementById('view').shadowRoot.querySelector('.ds-revealed')?.textContent);
       assert.match(await target.jsonValue(), /sed -i s\/greet\/welcome/);
       assert.match(new URL(page.url()).hash, /^#c=s-main&d=doc_/);
+
+      // The session shows its sub-agent's run inside the Task call that started it, as the
+      // CLI's page does: the worker hands the view the sub-agent's file with the session.
+      const run = await page.waitForFunction(() => {
+        const call = [...document.getElementById('view').shadowRoot.querySelectorAll('.ds-subagent-run')]
+          .find((r) => r.querySelector('.ds-subagent')?.textContent.includes('zebra-marker'));
+        return call?.closest('[data-doc-id]')?.textContent;
+      }, null, { timeout: 10_000 });
+      assert.match(await run.jsonValue(), /Find callers/, 'the run is inside the Task call');
 
       // The sub-agent and the call that started it link to each other.
       const sub = await page.$eval('#crumb-links a[data-doc]', (a) => ({ href: a.getAttribute('href'), doc: a.dataset.doc }));

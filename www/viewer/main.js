@@ -4,10 +4,27 @@
 import '../../pkg/define.js';
 import * as docstream from '../../pkg/docstream.js';
 
+/**
+ * The sub-agent files of the conversation shown (a library session's: Claude Code's
+ * `subagents/agent-<id>.jsonl`, `[[agentId, bytes]]`, as the library's worker names
+ * them), given to each stream the element makes for it before its first byte — the
+ * loading and every replay — as `DocStream.addSubagent`: each is read as the run of the
+ * call that started it, as the CLI's page shows it.
+ */
+let subagents = [];
+
+/** The binding's DocStream, handed the shown conversation's sub-agent files. */
+class ViewerDocStream extends docstream.DocStream {
+  constructor(options) {
+    super(options);
+    for (const [agent, bytes] of subagents) this.addSubagent(agent, bytes);
+  }
+}
+
 // The viewer opens files of every format: one module reads them all. (The default
 // entry's pair of modules, the full one loaded when a stream turns out to need it, is
 // for pages that embed the element.)
-await customElements.get('docstream-view').init(docstream);
+await customElements.get('docstream-view').init({ default: docstream.default, DocStream: ViewerDocStream });
 import { openSource, formatBytes, yieldToPage } from './load.js';
 import { buildOutline } from './outline.js';
 import { Replay } from './replay.js';
@@ -71,12 +88,13 @@ function setLoading(on) {
   for (const b of [ui.play, ui.scrub, ui.exportHtml, ui.exportMd, ui.exportJson]) b.disabled = on || !state.loaded;
 }
 
-/** Opens a File, `{ text, name?, format? }` or `{ url }` and shows it. */
+/** Opens a File, `{ text, name?, format?, limits?, subagents? }` or `{ url }` and shows it. */
 export async function open(source) {
   // A library conversation names its format; anything else is detected.
   view.setAttribute('format', source.format ?? 'auto');
   // A Cursor conversation's bubbles are one value: its limit is the sum of theirs.
   view.limits = source.limits ?? null;
+  subagents = source.subagents ?? [];
   state.loading?.abort(new DOMException('replaced by another file', 'AbortError'));
   const controller = new AbortController();
   state.loading = controller;

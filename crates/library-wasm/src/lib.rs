@@ -8,7 +8,8 @@
 //! pieces, [`Reader`] a transcript in pieces, [`Catalog`] makes the list of a folder
 //! (titles, projects, sub-agent links, error entries, ids, order), [`Assembler`] puts a
 //! Cursor conversation together from its bubble rows, and [`Listing::index`] gives each
-//! conversation's exact counts and searchable text. So the viewer lists what
+//! conversation's exact counts and searchable text; [`Listing::subagents`] names the
+//! files of a session's sub-agents, read with it ([`Reader::add_subagent`]). So the viewer lists what
 //! `docstream list --json` lists, by one set of rules.
 //!
 //! A row value crosses as a `Uint8Array` or a string, or, when SQLite did not load it
@@ -110,6 +111,12 @@ pub fn searched(name: &str) -> bool {
 #[wasm_bindgen(js_name = maxRowBytes)]
 pub fn max_row_bytes() -> f64 {
     MAX_ROW_BYTES as f64
+}
+
+/// The largest sub-agent file read into its session, in bytes (64 MiB).
+#[wasm_bindgen(js_name = maxSubagentFile)]
+pub fn max_subagent_file() -> f64 {
+    catalog::MAX_SUBAGENT_FILE as f64
 }
 
 /// The largest `workspace.json` read, in bytes.
@@ -294,6 +301,14 @@ impl Reader {
     /// The next bytes.
     pub fn push(&mut self, bytes: &[u8]) {
         self.inner.push(bytes);
+    }
+
+    /// A Claude Code sub-agent's own file (`agent-<agentId>.jsonl`, as
+    /// [`Listing::subagents`] names them), before the session's bytes: read as the run
+    /// of the call that started it, counted into the session.
+    #[wasm_bindgen(js_name = addSubagent)]
+    pub fn add_subagent(&mut self, agent_id: &str, transcript: Vec<u8>) {
+        self.inner.add_subagent(agent_id, transcript);
     }
 
     /// One line of a sub-agent inside its session (its line end added if it has none).
@@ -574,6 +589,33 @@ impl Listing {
             Source::None => return Ok(JsValue::NULL),
         };
         write(&s)
+    }
+
+    /// The files of entry `i`'s sub-agents that have one (a Claude Code session's
+    /// `subagents/agent-<id>.jsonl`): `[{agent, file}]`, to read (each up to
+    /// [`maxSubagentFile`] bytes; a larger or unreadable one is left out) and hand to
+    /// the session's reader (`Reader.addSubagent`) and, when it is shown, to its
+    /// stream, as the CLI reads the session.
+    #[wasm_bindgen(unchecked_return_type = "{agent: string, file: number}[]")]
+    pub fn subagents(&self, i: usize) -> Result<JsValue, JsValue> {
+        #[derive(Serialize)]
+        struct Sub<'a> {
+            agent: &'a str,
+            file: u32,
+        }
+        let items = &self.listing.items;
+        let (entry, _) = items
+            .get(i)
+            .ok_or_else(|| bad_input(&format!("no entry {i} (the list has {})", items.len())))?;
+        let files = catalog::subagent_files(items, entry);
+        let subs: Vec<Sub<'_>> = files
+            .iter()
+            .map(|(agent, file)| Sub {
+                agent,
+                file: **file,
+            })
+            .collect();
+        write(&subs)
     }
 
     /// Entry `i` read: its counts set from `reader`'s conversation; gives

@@ -48,6 +48,35 @@ pub enum Source<H> {
     None,
 }
 
+/// The largest sub-agent file read into its session's page (64 MiB): a larger one is
+/// left to its own entry.
+pub const MAX_SUBAGENT_FILE: u64 = 64 << 20;
+
+/// The files of a Claude Code session's sub-agents that have one (`agent-<id>.jsonl`,
+/// the entries `<session>.agent-<id>` among `entry`'s children), with their agent ids:
+/// read with the session (`DocStream::add_subagent`, [`crate::Reader::add_subagent`]),
+/// each shows as the run of the call that started it, and counts into the session.
+pub fn subagent_files<'a, H>(
+    items: &'a [(Entry, Source<H>)],
+    entry: &Entry,
+) -> Vec<(String, &'a H)> {
+    let prefix = format!("{}.agent-", entry.id);
+    entry
+        .children
+        .iter()
+        .filter_map(|child| {
+            let agent = child.strip_prefix(&prefix)?;
+            items.iter().find_map(|(e, source)| match source {
+                Source::Claude {
+                    file,
+                    part: Part::Whole,
+                } if &e.id == child => Some((agent.to_owned(), file)),
+                _ => None,
+            })
+        })
+        .collect()
+}
+
 /// An entry made of one file alone: an error, or a transcript.
 struct Loose<H> {
     kind: FileKind,

@@ -250,6 +250,13 @@ impl Reader {
         self.stream.clear_changes();
     }
 
+    /// A Claude Code sub-agent's own transcript (`agent-<agent_id>.jsonl`), given before
+    /// the session's bytes: read as the run of the call that started it
+    /// (`DocStream::add_subagent`).
+    pub fn add_subagent(&mut self, agent_id: &str, transcript: Vec<u8>) {
+        self.stream.add_subagent(agent_id, transcript);
+    }
+
     /// One line of [`claude_code::Part::Lines`] (its line end added when it has none).
     pub fn push_line(&mut self, line: &[u8]) {
         self.push(line);

@@ -39,7 +39,7 @@ use rusqlite::limits::Limit;
 use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OpenFlags, OptionalExtension};
 
-use crate::catalog::{Catalog, Source};
+use crate::catalog::{self, Catalog, MAX_SUBAGENT_FILE, Source};
 use crate::claude_code::{self, Part, Scanner};
 use crate::cursor::{self, Assembler, CursorDb, MAX_ROW_BYTES, WORKSPACE_KEY};
 use crate::digest::{Digest, digest};
@@ -230,9 +230,6 @@ fn parse_session(
     let _ = stream.finish();
     Ok(stream.into_conversation())
 }
-
-/// The largest sub-agent file read into its session's page (64 MiB).
-const MAX_SUBAGENT_FILE: u64 = 64 << 20;
 
 /// Some lines of a file (a sub-agent inside its session) read into a conversation.
 fn parse_lines(
@@ -945,23 +942,12 @@ impl Library {
         &self.entries
     }
 
-    /// The files of a Claude Code session's sub-agents that have one (`agent-<id>.jsonl`),
-    /// with their agent ids: read with the session, each shows as its call's run.
+    /// The files of a Claude Code session's sub-agents that have one: see
+    /// [`catalog::subagent_files`].
     fn subagent_files(&self, entry: &Entry) -> Vec<(String, PathBuf)> {
-        let prefix = format!("{}.agent-", entry.id);
-        entry
-            .children
-            .iter()
-            .filter_map(|child| {
-                let agent = child.strip_prefix(&prefix)?;
-                self.items.iter().find_map(|(e, source)| match source {
-                    Source::Claude {
-                        file,
-                        part: Part::Whole,
-                    } if &e.id == child => Some((agent.to_owned(), file.clone())),
-                    _ => None,
-                })
-            })
+        catalog::subagent_files(&self.items, entry)
+            .into_iter()
+            .map(|(agent, file)| (agent, file.clone()))
             .collect()
     }
 

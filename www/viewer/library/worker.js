@@ -14,10 +14,11 @@
 //               {type: 'search', query, req}
 // Messages out: {type: 'list', entries, stats}, {type: 'progress', done, total, phase},
 //               {type: 'entries', entries} (updated counts), {type: 'indexed', stats},
-//               {type: 'conversation', req, id, text, format, limits}, {type: 'hits', req, query, results},
+//               {type: 'conversation', req, id, text, format, limits, subagents: [[agentId, bytes]]},
+//               {type: 'hits', req, query, results},
 //               {type: 'error', req?, message}
 
-import init, { Assembler, Catalog, CursorDb, Reader, Scanner, cursorEventLimit, fileKind, maxRowBytes, maxWorkspaceJson, searched, emptyDatabase } from '../vendor/library/library.js';
+import init, { Assembler, Catalog, CursorDb, Reader, Scanner, cursorEventLimit, fileKind, maxRowBytes, maxSubagentFile, maxWorkspaceJson, searched, emptyDatabase } from '../vendor/library/library.js';
 import { Database, fileError, pieces } from './stores.js';
 
 /**
@@ -44,8 +45,8 @@ let index = [];
 let indexedChars = 0;
 let partial = 0;
 
-function post(msg) {
-  self.postMessage(msg);
+function post(msg, transfer = []) {
+  self.postMessage(msg, transfer);
 }
 
 function reset() {
@@ -156,8 +157,28 @@ function assembled({ file, composer }) {
   return a.finish();
 }
 
+/**
+ * The own files of entry `at`'s sub-agents (a Claude Code session's
+ * `subagents/agent-<id>.jsonl`, as Rust's catalog names them): `[[agentId, bytes]]`, read
+ * as the CLI reads them — one over the limit or that cannot be read is left out (it is
+ * still listed on its own).
+ */
+async function subagentsOf(at) {
+  const out = [];
+  for (const { agent, file } of listing.subagents(at)) {
+    const f = files[file];
+    if (!f || f.size > maxSubagentFile()) continue;
+    try {
+      out.push([agent, new Uint8Array(await f.arrayBuffer())]);
+    } catch {
+      /* left out, as the CLI leaves it */
+    }
+  }
+  return out;
+}
+
 /** The reader of a conversation (not a transcript file: those were read to be listed). */
-async function readerOf(source) {
+async function readerOf(source, at) {
   if (source.kind === 'cursor') {
     const bytes = assembled(source);
     const r = new Reader('cursor-store', cursorEventLimit(bytes.length));
@@ -166,7 +187,11 @@ async function readerOf(source) {
   }
   const r = new Reader('claude-code-transcript');
   try {
-    if (!source.lines) return await readWhole(source.file, r);
+    if (!source.lines) {
+      // A session: its sub-agents' own files first, read as their calls' runs.
+      for (const [agent, bytes] of await subagentsOf(at)) r.addSubagent(agent, bytes);
+      return await readWhole(source.file, r);
+    }
     const file = files[source.file];
     const max = maxRowBytes() + 1;
     for (const [a, b] of source.lines) {
@@ -241,7 +266,7 @@ async function open(given, gen) {
     if (gen !== generation) return;
     const it = items.get(e.id);
     try {
-      const reader = it.source.kind === 'file' ? undefined : await readerOf(it.source);
+      const reader = it.source.kind === 'file' ? undefined : await readerOf(it.source, it.at);
       if (gen !== generation) {
         reader?.free();
         return;
@@ -307,12 +332,14 @@ self.onmessage = async ({ data }) => {
       if (!it) throw new Error(`no conversation ${data.id}`);
       if (!it.source) throw new Error(it.entry.error ?? 'nothing to read');
       const { text, format, limits } = await conversationText(it);
+      // A session's sub-agents, for the view to read with it (as the CLI's page shows them).
+      const subagents = it.source.kind === 'claude' && !it.source.lines ? await subagentsOf(it.at) : [];
       // Where the sub-agent links go: the document of the tool call that started it.
       const docOf = (conversation, call) => (call ? items.get(conversation)?.calls?.find(([c]) => c === call)?.[1] ?? null : null);
       const parent = it.entry.parent;
       const parentDoc = parent ? docOf(parent.conversation, parent.toolCallId) : null;
       const children = it.entry.children.map((id) => [id, docOf(data.id, items.get(id)?.entry.parent?.toolCallId)]);
-      post({ type: 'conversation', req: data.req, id: data.id, text, format, limits, parentDoc, children });
+      post({ type: 'conversation', req: data.req, id: data.id, text, format, limits, subagents, parentDoc, children }, subagents.map(([, b]) => b.buffer));
     } else if (data.type === 'search') {
       post({ type: 'hits', req: data.req, query: data.query, results: search(data.query), partial });
     }
