@@ -307,7 +307,7 @@ export const tests = [
       const r = await page.evaluate(async () => {
         const line = (o) => `${JSON.stringify(o)}\n`;
         let text = line({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'Go' }] }, session_id: 's' });
-        for (let i = 0; text.length < (2 << 20); i++) {
+        for (let i = 0; text.length < (10 << 20); i++) {
           text += line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `Paragraph ${i} of a long answer.\n\n` }] }, session_id: 's' });
         }
         const bytes = new TextEncoder().encode(text);
