@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use docstream_html::RenderOptions;
-use docstream_html::markdown_export::{Redact, conversation_markdown_with, inline_text};
+use docstream_html::markdown_export::{conversation_markdown_with, inline_text};
 use docstream_library::store::Library;
 
 /// What was written: conversation files, and entries listed with an error.
@@ -63,8 +63,9 @@ pub(crate) fn export(
         } else {
             &e.title
         };
-        // Titles are a run's text too (its first prompt): they pass the hook.
-        let mut cell = |s: &str| inline_text(&redact.redact(s));
+        // Titles are a run's text too (its first prompt, perhaps cut inside a
+        // credential): they pass the hook.
+        let mut cell = |s: &str| inline_text(&docstream_library::site::Mask::text(redact, s));
         let conversation = match (name, &e.error) {
             (Some(name), _) => format!("[{}](c/{name}.md)", cell(shown)),
             (None, Some(err)) => {

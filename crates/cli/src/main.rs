@@ -62,8 +62,8 @@ const USAGE: &str =
               With no PATH: each agent's default place found, to DIR/AGENT/
               (cursor, claude-code, codex, gemini-cli, copilot-cli)
   --locale    language of labels: en (default) or de
-  --no-redact md, export --to md: keep credential-shaped values (they are
-              masked as [redacted: kind] by default; the count goes to stderr)
+  --no-redact md, export: keep credential-shaped values (they are masked as
+              [redacted: kind] by default; the count goes to stderr)
   --redact    html: mask credential-shaped values (API keys, tokens, private keys,
               passwords) as [redacted: kind]; the count goes to the page header
               and to stderr
@@ -113,7 +113,7 @@ struct Args {
     highlight: bool,
     /// `html --redact`: mask secrets (docstream-redact).
     redact: bool,
-    /// `md`/`export --to md --no-redact`: keep secrets (masked by default).
+    /// `md`/`export --no-redact`: keep secrets (masked by default).
     no_redact: bool,
 }
 
@@ -238,12 +238,8 @@ fn parse_args_inner() -> Result<Args, Failure> {
     if redact && command != "html" {
         return Err(format!("--redact is an option of html\n{}", usage()).into());
     }
-    if no_redact && !(command == "md" || command == "export" && to_md) {
-        return Err(format!(
-            "--no-redact is an option of md and export --to md\n{}",
-            usage()
-        )
-        .into());
+    if no_redact && !(command == "md" || command == "export") {
+        return Err(format!("--no-redact is an option of md and export\n{}", usage()).into());
     }
     // With no PATH, `list`, `export --out DIR` and `--conversation ID` read the agents'
     // default places.
@@ -554,8 +550,8 @@ fn say_written(what: &str, written: usize, errors: usize, index: &std::path::Pat
     ));
 }
 
-/// What every text of a run passes before it is written as Markdown (`md`, `export
-/// --to md`): credential-shaped values masked (docstream-redact), unless `--no-redact`.
+/// What every text of a run passes before it is written by `md` and `export`:
+/// credential-shaped values masked (docstream-redact), unless `--no-redact`.
 struct Masker {
     on: bool,
     report: docstream_redact::Report,
@@ -598,6 +594,32 @@ impl Redact for Masker {
             docstream_redact::Redactor::global().mask(text, &mut self.report)
         } else {
             Cow::Borrowed(text)
+        }
+    }
+}
+
+/// `export --to html`: the site's pages, listing and search data.
+impl docstream_library::site::Mask for Masker {
+    fn conversation(
+        &mut self,
+        conversation: &docstream_model::Conversation,
+    ) -> Option<(docstream_model::Conversation, Vec<(&'static str, u64)>)> {
+        if !self.on {
+            return None;
+        }
+        let mut copy = conversation.clone();
+        let report = docstream_redact::mask_conversation(&mut copy);
+        self.report.add(&report);
+        Some((copy, report.counts().collect()))
+    }
+
+    fn text(&mut self, text: &str) -> String {
+        if self.on {
+            docstream_redact::Redactor::global()
+                .mask_title(text, &mut self.report)
+                .into_owned()
+        } else {
+            text.to_owned()
         }
     }
 }
@@ -698,10 +720,19 @@ fn store(args: &Args) -> Result<(), Failure> {
                     .map(|e| e.title.clone())
                     .filter(|t| !t.is_empty())
                     .unwrap_or_else(|| page::conversation_title(&conversation));
-                let html = if args.redact {
-                    // The store's title is the first prompt's words: masked too.
-                    let (masked_title, mut report) = docstream_redact::mask_str(&title);
-                    let title = masked_title.into_owned();
+                // `export` masks by default, `html` with --redact.
+                let masked = if command == "export" {
+                    !args.no_redact
+                } else {
+                    args.redact
+                };
+                let html = if masked {
+                    // The store's title is the first prompt's words (perhaps cut inside
+                    // a credential): masked too.
+                    let mut report = docstream_redact::Report::default();
+                    let title = docstream_redact::Redactor::global()
+                        .mask_title(&title, &mut report)
+                        .into_owned();
                     report.add(&docstream_redact::mask_conversation(&mut conversation));
                     let counts: Vec<_> = report.counts().collect();
                     let mut body =
@@ -743,9 +774,11 @@ fn export(
         masker.say(name);
         say_written("files", done.files, done.errors, &dir.join("index.md"));
     } else {
+        let mut masker = Masker::new(args);
         let done = library
-            .export(dir, &title, options)
+            .export(dir, &title, options, &mut masker)
             .map_err(|e| e.to_string())?;
+        masker.say(name);
         say_written("pages", done.pages, done.errors, &dir.join("index.html"));
     }
     for note in library.notes() {

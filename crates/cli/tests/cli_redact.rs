@@ -151,3 +151,84 @@ fn markdown_is_masked_unless_no_redact_is_given() {
         "--no-redact is not an html option"
     );
 }
+
+/// `export` (a site, or `--to md`): every page, the index and the search data masked
+/// by default, titles cut inside a credential included; `--no-redact` keeps them.
+#[test]
+fn export_is_masked_unless_no_redact_is_given() {
+    let dir = std::env::temp_dir().join(format!("docstream-export-redact-{}", std::process::id()));
+    let store = dir.join("store");
+    std::fs::create_dir_all(&store).unwrap();
+    let session = std::fs::read_to_string(SESSION).unwrap();
+    std::fs::write(store.join("session.jsonl"), &session).unwrap();
+    // A first prompt whose title is cut inside a token.
+    let cut = session.replacen(
+        "Deploy with my token ghp_",
+        "Deploy with https://example.com/deploy/guide/for/the/shop/service/today?id=ghp_",
+        1,
+    );
+    assert_ne!(cut, session);
+    std::fs::write(store.join("cut.jsonl"), &cut).unwrap();
+    let files = |out: &std::path::Path| {
+        let mut texts = Vec::new();
+        let mut dirs = vec![out.to_path_buf()];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).unwrap().map(Result::unwrap) {
+                if e.file_type().unwrap().is_dir() {
+                    dirs.push(e.path());
+                } else if let Ok(text) = std::fs::read_to_string(e.path()) {
+                    texts.push((e.path(), text));
+                }
+            }
+        }
+        texts
+    };
+    for to in ["html", "md"] {
+        let export = |extra: &[&str], out: &str| {
+            let out = dir.join(out);
+            let o = Command::new(env!("CARGO_BIN_EXE_docstream"))
+                .args(["export", "--to", to, "--out"])
+                .arg(&out)
+                .args(extra)
+                .arg(&store)
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "{to}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            (out, String::from_utf8(o.stderr).unwrap())
+        };
+        let (masked, stderr) = export(&[], &format!("masked-{to}"));
+        assert!(
+            stderr.contains(" secrets masked ("),
+            "{to}: stderr: {stderr}"
+        );
+        let texts = files(&masked);
+        assert!(texts.len() >= 3, "{to}: {texts:?}");
+        for (path, text) in &texts {
+            for secret in SECRETS.lines().filter(|l| !l.starts_with('#')) {
+                assert!(
+                    !text.contains(secret),
+                    "{to}: {secret} left in {}",
+                    path.display()
+                );
+            }
+            // What a cut title may hold of the token.
+            assert!(
+                !text.contains("ghp_0123456789"),
+                "{to}: a cut token in {}",
+                path.display()
+            );
+        }
+        let (kept, _) = export(&["--no-redact"], &format!("kept-{to}"));
+        assert!(
+            files(&kept)
+                .iter()
+                .any(|(_, t)| t.contains("ghp_0123456789abcdefghijABCDEFGHIJ012345")),
+            "{to}: --no-redact masked the token"
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -136,7 +136,12 @@ pub fn page_header_masked(
     opts: &RenderOptions,
     masked: &[(&str, u64)],
 ) -> String {
-    let mut out = page_header(conversation, title, opts);
+    with_masked_fact(page_header(conversation, title, opts), opts, masked)
+}
+
+/// `facts` (a page's header or [`page_facts`]) with one more fact at the end of its
+/// list: how many values were masked, and of which kinds (see [`page_header_masked`]).
+pub fn with_masked_fact(mut facts: String, opts: &RenderOptions, masked: &[(&str, u64)]) -> String {
     let mut fact = String::with_capacity(160);
     fact.raw("<div class=\"ds-fact ds-fact-redacted\"><dt>")
         .text(label(opts.locale, Label::SecretsMasked))
@@ -152,10 +157,10 @@ pub fn page_header_masked(
         fact.raw(")");
     }
     fact.raw("</dd></div>\n");
-    if let Some(at) = out.rfind("</dl>") {
-        out.insert_str(at, &fact);
+    if let Some(at) = facts.rfind("</dl>") {
+        facts.insert_str(at, &fact);
     }
-    out
+    facts
 }
 
 /// What a conversation is and adds up to, as a list: the agent, the project (working

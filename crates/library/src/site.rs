@@ -27,6 +27,46 @@ const SITE_CSS: &str = include_str!("../../../assets/site/site.css");
 
 const CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; img-src https: data:; base-uri 'none'; form-action 'none'";
 
+/// What every text of an exported site passes before it is written: the hook for
+/// masking secrets (the CLI's masks them with `docstream-redact`). [`KeepAll`] keeps
+/// every text.
+pub trait Mask {
+    /// The conversation with its texts masked, and the count of each kind of value
+    /// masked in it (for its page's header); `None` keeps it as it is.
+    fn conversation(
+        &mut self,
+        conversation: &Conversation,
+    ) -> Option<(Conversation, Vec<(&'static str, u64)>)>;
+    /// A text of the listing masked: a title (cut to a line, ending in `…` when cut),
+    /// a project folder, an error.
+    fn text(&mut self, text: &str) -> String;
+}
+
+/// A [`Mask`] that keeps every text.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct KeepAll;
+
+impl Mask for KeepAll {
+    fn conversation(
+        &mut self,
+        _: &Conversation,
+    ) -> Option<(Conversation, Vec<(&'static str, u64)>)> {
+        None
+    }
+    fn text(&mut self, text: &str) -> String {
+        text.to_owned()
+    }
+}
+
+/// `entry` with its texts passed through `mask` (ids, counts and dates stay).
+pub fn masked_entry(entry: &Entry, mask: &mut dyn Mask) -> Entry {
+    let mut e = entry.clone();
+    e.title = mask.text(&e.title);
+    e.project = e.project.as_deref().map(|p| mask.text(p));
+    e.error = e.error.as_deref().map(|x| mask.text(x));
+    e
+}
+
 /// One file of the site: a path relative to the site's folder, and its text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct File {
@@ -170,7 +210,15 @@ impl Site {
     }
 
     /// Adds a readable entry's page (it must be one of the listing's).
-    pub fn add(&mut self, entry: &Entry, conversation: &Conversation, digest: &Digest) -> File {
+    /// With `masked` (the kinds of values masked in it and their counts), the page's
+    /// facts say what was masked.
+    pub fn add(
+        &mut self,
+        entry: &Entry,
+        conversation: &Conversation,
+        digest: &Digest,
+        masked: Option<&[(&'static str, u64)]>,
+    ) -> File {
         let href = self.href(&entry.id, "").unwrap_or_default();
         self.pages.insert(entry.id.clone());
         for (call, doc) in &digest.calls {
@@ -206,10 +254,11 @@ impl Site {
             facts(entry)
         ));
         // Who ran it where, when, and what it added up to.
-        html.push_str(&docstream_html::page::page_facts(
-            conversation,
-            &self.options,
-        ));
+        let facts = docstream_html::page::page_facts(conversation, &self.options);
+        html.push_str(&match masked {
+            Some(counts) => docstream_html::page::with_masked_fact(facts, &self.options, counts),
+            None => facts,
+        });
         if let Some(p) = &entry.parent {
             let doc = p.tool_call_id.as_ref().and_then(|c| {
                 self.calls

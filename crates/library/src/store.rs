@@ -1022,14 +1022,17 @@ pub struct Exported {
 impl Library {
     /// Writes a static site of every conversation into `out` (created if needed): see
     /// [`crate::site`]. Pages are written as they are rendered, one conversation in
-    /// memory at a time.
+    /// memory at a time. Every text passes `mask` first ([`crate::site::KeepAll`] keeps
+    /// them): titles, projects and errors of the listing, each conversation (its page
+    /// and its search data are made from the masked one).
     pub fn export(
         &mut self,
         out: &Path,
         title: &str,
         options: docstream_html::RenderOptions,
+        mask: &mut dyn crate::site::Mask,
     ) -> Result<Exported, LibraryError> {
-        use crate::site::{File, Site};
+        use crate::site::{File, Site, masked_entry};
         let write = |f: &File| -> Result<(), LibraryError> {
             let path = out.join(&f.path);
             if let Some(dir) = path.parent() {
@@ -1038,14 +1041,25 @@ impl Library {
             fs::write(&path, &f.text).map_err(io(&path))
         };
         fs::create_dir_all(out).map_err(io(out))?;
-        let mut site = Site::new(title, options, &self.entries);
+        let listing: Vec<Entry> = self.entries.iter().map(|e| masked_entry(e, mask)).collect();
+        let mut site = Site::new(title, options, &listing);
         let mut failed = None;
         let mut pages = 0;
         self.index(|entry, conversation, digest| {
             if failed.is_some() {
                 return;
             }
-            match write(&site.add(entry, conversation, digest)) {
+            let entry = masked_entry(entry, mask);
+            let file = match mask.conversation(conversation) {
+                Some((masked, counts)) => site.add(
+                    &entry,
+                    &masked,
+                    &crate::digest::digest(&masked),
+                    Some(&counts),
+                ),
+                None => site.add(&entry, conversation, digest, None),
+            };
+            match write(&file) {
                 Ok(()) => pages += 1,
                 Err(e) => failed = Some(e),
             }
@@ -1053,7 +1067,8 @@ impl Library {
         if let Some(e) = failed {
             return Err(e);
         }
-        for f in site.finish(&self.entries) {
+        let listing: Vec<Entry> = self.entries.iter().map(|e| masked_entry(e, mask)).collect();
+        for f in site.finish(&listing) {
             write(&f)?;
         }
         Ok(Exported {

@@ -167,6 +167,32 @@ impl Redactor {
         Cow::Owned(out)
     }
 
+    /// A title or other line cut short (ending in `…`, as listings cut a first prompt
+    /// to a line) masked: as [`Redactor::mask`], and its last word, which the cut may
+    /// have taken out of the middle of a credential where no rule can see its shape any
+    /// more, masked as `[redacted: truncated]` when it is shaped like one: 12 characters
+    /// and more with a letter and a digit, or both cases with `_`, `-` or a capital
+    /// after a small letter, or capitals only; or 24 characters and more. A
+    /// text not cut is masked as [`Redactor::mask`] masks it.
+    pub fn mask_title<'a>(&self, text: &'a str, report: &mut Report) -> Cow<'a, str> {
+        let masked = self.mask(text, report);
+        let Some(body) = masked.strip_suffix('…') else {
+            return masked;
+        };
+        let start = body.rfind(char::is_whitespace).map_or(0, |i| {
+            i + body[i..].chars().next().map_or(1, char::len_utf8)
+        });
+        if !cut_looks_secret(&body[start..]) {
+            return masked;
+        }
+        report.one(TRUNCATED);
+        let mut out = String::with_capacity(start + 32);
+        out.push_str(&body[..start]);
+        push_mask(&mut out, TRUNCATED);
+        out.push('…');
+        Cow::Owned(out)
+    }
+
     /// Masks `text` in place; true when it changed.
     pub fn mask_string(&self, text: &mut String, report: &mut Report) -> bool {
         match self.mask(text, report) {
@@ -196,6 +222,30 @@ impl Redactor {
     }
 }
 
+/// The kind of a word masked because a cut may have left part of a credential in it.
+const TRUNCATED: &str = "truncated";
+
+/// True when the last word of a cut line may be the start of a credential: see
+/// [`Redactor::mask_title`]. A mask (`[redacted: …]`) is not.
+fn cut_looks_secret(word: &str) -> bool {
+    if word.len() < 12 || word.ends_with(']') {
+        return false;
+    }
+    let has = |f: fn(&u8) -> bool| word.as_bytes().iter().any(f);
+    let (digit, alpha) = (has(u8::is_ascii_digit), has(u8::is_ascii_alphabetic));
+    let (upper, lower) = (has(u8::is_ascii_uppercase), has(u8::is_ascii_lowercase));
+    let joined = word.contains(['_', '-']);
+    // `eyJhbGciOiJI`, `wJalrXUtnFEM`: a capital after a small letter.
+    let humps = word
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    (digit && alpha)
+        || (upper && lower && (joined || humps))
+        || (upper && !lower)
+        || word.len() >= 24
+}
+
 fn compile(pattern: &str) -> Regex {
     // The rules are constants, tested to compile: a failure is a bug in this crate.
     Regex::new(pattern).unwrap_or_else(|e| panic!("rule {pattern:?}: {e}"))
@@ -222,7 +272,8 @@ pub fn mask_of(kind: &str) -> String {
     s
 }
 
-/// Every kind a mask can name, in the order the rules are tried.
+/// Every kind a rule names, in the order the rules are tried ([`Redactor::mask_title`]
+/// adds `truncated`).
 pub fn kinds() -> Vec<&'static str> {
     let mut kinds: Vec<&'static str> = Vec::new();
     for r in RULES {

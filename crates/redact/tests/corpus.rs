@@ -106,3 +106,80 @@ fn hostile_text_is_masked_in_linear_time() {
         );
     }
 }
+
+#[test]
+fn a_title_cut_inside_a_credential_keeps_none_of_it() {
+    // Each positive's secret, cut anywhere from 12 characters in to one before its end,
+    // as a listing cuts a first prompt to a line: no piece of 12 characters of the
+    // secret may stay.
+    let mut failures = Vec::new();
+    for (kind, body) in cases(POSITIVES) {
+        let (input, expected) = body.split_once("\n---\n").unwrap();
+        let input = input.lines().next().unwrap_or("");
+        let expected = expected.lines().next().unwrap_or("");
+        let start = input
+            .bytes()
+            .zip(expected.bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let tail = input
+            .bytes()
+            .rev()
+            .zip(expected.bytes().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        if start + tail >= input.len() {
+            continue; // The secret is not on the first line.
+        }
+        let secret = &input[start..input.len() - tail];
+        // The public head of a shape is no secret: a PEM header, a webhook's host.
+        let public = [
+            "-----BEGIN OPENSSH PRIVATE KEY-----",
+            "https://hooks.slack.com/",
+        ]
+        .iter()
+        .find(|p| secret.starts_with(**p))
+        .map_or(0, |p| p.len());
+        for cut in (start + 12)..(start + secret.len()) {
+            if !input.is_char_boundary(cut) {
+                continue;
+            }
+            let title = format!("{}…", &input[..cut]);
+            let mut report = Report::default();
+            let masked = Redactor::global().mask_title(&title, &mut report);
+            // Pieces of what the title holds of the secret.
+            let held = &secret[..cut - start];
+            let leaked = (public..held.len().saturating_sub(11))
+                .filter(|&i| held.is_char_boundary(i) && held.is_char_boundary(i + 12))
+                .map(|i| &held[i..i + 12])
+                .find(|piece| masked.contains(piece));
+            if let Some(piece) = leaked {
+                failures.push(format!(
+                    "{kind}: {title:?} masked as {masked:?} keeps {piece:?}"
+                ));
+                break;
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_cut_title_of_words_stays() {
+    for title in [
+        "Refactor the parser so that streaming stays linear in the size of each…",
+        "Why does the build of docstream-html take so long on a cold…",
+        "Fix issue 1234 in the viewer…",
+        "Explain [redacted: jwt]…",
+        "not cut at all, with sk-ant-api03 in it",
+    ] {
+        let mut report = Report::default();
+        let masked = Redactor::global().mask_title(title, &mut report);
+        assert_eq!(masked, title, "{title:?}");
+        assert_eq!(report.total(), 0, "{title:?}");
+    }
+    let mut report = Report::default();
+    let masked = Redactor::global().mask_title("Use the key sk-ant-api03-ahovCJQX…", &mut report);
+    assert_eq!(masked, "Use the key [redacted: truncated]…");
+    assert_eq!(report.count("truncated"), 1);
+}
