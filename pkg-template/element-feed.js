@@ -3,7 +3,7 @@
 // the sources read into it (`stream()`, `load()`, the `src` attribute), a slice of work
 // at a time.
 import { readChunks } from './chunks.js';
-import { initModule, moduleReady, newDocStream } from './element-wasm.js';
+import { exportStream, initModule, moduleReady, newDocStream } from './element-wasm.js';
 
 /** Bytes pushed at a time by `stream()`, and the work (ms) done before it gives the page a
  * turn: RAIL's 50 ms slices, so a large file loads while the page answers input. */
@@ -113,6 +113,12 @@ export class Feed {
    * anything was read). */
   markdown(turn) {
     return this.#stream ? this.#stream.markdown(turn) : '';
+  }
+
+  /** An export of the conversation (`request` as `DocstreamView.export()` takes it): a
+   * promise of `{ text, masked }`; empty before anything was read. */
+  exportOf(request) {
+    return this.#stream ? exportStream(this.#stream, this.#options(), request) : Promise.resolve({ text: '', masked: {} });
   }
 
   /** The conversation as plain objects (an empty one before anything was read). */

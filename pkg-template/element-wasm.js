@@ -27,7 +27,7 @@ let fullPromise = null;
 export function initModule(input) {
   if (input && typeof input.DocStream === 'function' && typeof input.default === 'function') {
     if (binding.DocStream !== input.DocStream) {
-      binding = { split: false, init: input.default, DocStream: input.DocStream };
+      binding = { split: false, init: input.default, DocStream: input.DocStream, module: input };
       initPromise = null;
       ready = false;
     }
@@ -81,6 +81,44 @@ function loadFull(arg = fullInput === undefined ? undefined : { module_or_path: 
   return fullPromise;
 }
 
+/** The masking module (redact_bg.wasm: the regex crate and the rules), once loaded. */
+let redactPromise = null;
+
+/** Loads the masking module once, or throws an `Error` with code `DS_WASM`. */
+function loadRedact() {
+  redactPromise ??= import('./redact.js').then(async (m) => {
+    await m.default();
+    return m;
+  });
+  redactPromise.catch(() => {
+    redactPromise = null; // the next export tries again
+  });
+  return redactPromise.catch((e) => {
+    const error = new Error(
+      `docstream: masking secrets needs redact_bg.wasm, which did not load (${String(e?.message ?? e)}). ${WASM_FIX}`,
+      { cause: e },
+    );
+    error.code = 'DS_WASM';
+    throw error;
+  });
+}
+
+/** Loads the full module for `what` (the Markdown, an export), or throws an `Error` with
+ * code `DS_WASM` that says what needs it. */
+async function loadFullFor(what) {
+  try {
+    await loadFull();
+  } catch (e) {
+    const error = new Error(
+      `docstream: ${what} comes from the full module, docstream_bg.wasm, which did not load ` +
+        `(${String(e?.message ?? e)}). ${WASM_FIX}`,
+      { cause: e },
+    );
+    error.code = 'DS_WASM';
+    throw error;
+  }
+}
+
 /** The WebAssembly module did not load: an `Error` with code `DS_WASM` that names the
  * fixes (a bundler that does not copy files named by `new URL(…, import.meta.url)`,
  * esbuild for one, leaves the `.wasm` files behind). */
@@ -107,6 +145,36 @@ export function moduleReady() {
  * new to pull without a write (after the full module took it over). */
 export function newDocStream(options, changed) {
   return binding.split ? new SplitStream(options, changed) : new binding.DocStream(options);
+}
+
+/**
+ * The conversation `stream` holds as Markdown, a page or JSON (`request`: `{ as, turn,
+ * title, redact }`; `options` the stream's), its secrets masked when asked by the masking
+ * module (redact_bg.wasm, loaded once): a promise of `{ text, masked }`, `masked` each
+ * kind's count. Markdown and pages come from the full module (the binding in use when it
+ * is a full one, else docstream_bg.wasm, loaded once), given the stream's snapshot.
+ */
+export async function exportStream(stream, options, { as, turn, title, redact }) {
+  await stream.settled?.(); // a hand-over to the full module under way
+  // Taken now: what the stream holds when asked, not after the loads.
+  let snapshot = stream.__snapshotJson();
+  let counts = [];
+  if (redact) {
+    const r = await loadRedact();
+    ({ snapshot, title, masked: counts } = r.maskSnapshot(snapshot, title));
+  }
+  const masked = Object.fromEntries(counts);
+  if (as === 'json') return { text: snapshot, masked };
+  if (as !== 'markdown' && as !== 'html') {
+    throw new TypeError(`docstream: export as ${JSON.stringify(as)}: use markdown, html or json`);
+  }
+  let full = binding.module;
+  if (typeof full?.__markdownOf !== 'function') {
+    await loadFullFor(as === 'html' ? 'the page' : 'the Markdown');
+    full = fullModule;
+  }
+  if (as === 'html') return { text: full.__pageOf(snapshot, options, title, redact ? counts : undefined), masked };
+  return { text: full.__markdownOf(snapshot, options, turn), masked };
 }
 
 /** At most this many bytes (twice the limit of one event) are held while the format is
@@ -263,22 +331,22 @@ class SplitStream {
    * leaves the Markdown export out (issue 36), so a stream it reads asks the full
    * module, loaded once (as for a stream in another format), for the Markdown of its
    * snapshot; it rejects with an `Error` with code `DS_WASM` when that does not load. */
+  /** Resolves once no hand-over to the full module is under way. */
+  async settled() {
+    while (this.#pending) await this.#pending;
+  }
+
+  /** The stream's snapshot as JSON (for the full module and the masking one). */
+  __snapshotJson() {
+    return this.#stream.__snapshotJson();
+  }
+
   async markdown(turn) {
     while (this.#pending) await this.#pending; // a hand-over under way
     if (this.#full) return this.#stream.markdown(turn);
     // Taken now: what the stream holds when asked, not after the load.
     const snapshot = this.#stream.__snapshotJson();
-    try {
-      await loadFull();
-    } catch (e) {
-      const error = new Error(
-        `docstream: the Markdown comes from the full module, docstream_bg.wasm, which did not load ` +
-          `(${String(e?.message ?? e)}). ${WASM_FIX}`,
-        { cause: e },
-      );
-      error.code = 'DS_WASM';
-      throw error;
-    }
+    await loadFullFor('the Markdown');
     return fullModule.__markdownOf(snapshot, this.#options, turn);
   }
 

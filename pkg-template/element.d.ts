@@ -173,7 +173,21 @@ export class DocstreamView extends HTMLElement {
    * for a stream the default module reads, the full module (docstream_bg.wasm) is loaded
    * once and writes it; rejects with an `Error` with code `DS_WASM` when that does not
    * load. */
-  toMarkdown(options?: { turn?: number }): Promise<string>;
+  toMarkdown(options?: { turn?: number; redact?: boolean }): Promise<string>;
+  /** The conversation as Markdown, a standalone page (as `page()`; masked, the page
+   * `docstream html --redact` writes, without the view's theme and code colours) or
+   * JSON, with `redact` (default: the `redact` attribute) every
+   * credential-shaped value masked as `[redacted: kind]`: `masked` counts them by kind.
+   * The masking module (redact_bg.wasm) is loaded once; rejects with `DS_WASM` when it
+   * does not load. */
+  export(options?: {
+    as?: 'markdown' | 'html' | 'json';
+    turn?: number;
+    title?: string;
+    redact?: boolean;
+  }): Promise<{ text: string; masked: Record<string, number> }>;
+  /** Exports mask credential-shaped values (the boolean attribute `redact`). */
+  redact: boolean;
   snapshot(): Conversation;
   /** What the view shows, turn by turn, each document with a one-line label and status
    * (read from the screen: `flush()` first to include what was just pushed). */

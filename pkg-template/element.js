@@ -334,8 +334,38 @@ export class DocstreamView extends ElementBase {
    * full module (docstream_bg.wasm); when that does not load, it rejects with an `Error`
    * with code `DS_WASM`.
    */
-  async toMarkdown({ turn } = {}) {
-    return this.#feed.markdown(Number.isInteger(turn) && turn >= 0 ? turn : undefined);
+  async toMarkdown({ turn, redact = this.redact } = {}) {
+    const at = Number.isInteger(turn) && turn >= 0 ? turn : undefined;
+    if (redact) return (await this.export({ as: 'markdown', turn: at, redact })).text;
+    return this.#feed.markdown(at);
+  }
+
+  /**
+   * The conversation as `as`: `'markdown'` (as `toMarkdown()`), `'html'` (as `page()`,
+   * titled `title`; masked, the page `docstream html --redact` writes: the view's theme,
+   * hidden parts and code colours are not applied) or `'json'` (its objects); with
+   * `redact` (default: the `redact` attribute)
+   * every credential-shaped value masked as `[redacted: kind]`, as `docstream md` and
+   * `docstream export` mask them. A promise of `{ text, masked }`, `masked` the count of
+   * each kind of value masked. The masking module (redact_bg.wasm) and, for Markdown and
+   * pages, the full module (docstream_bg.wasm) are loaded once; when one does not load,
+   * the promise rejects with an `Error` with code `DS_WASM`.
+   */
+  async export({ as = 'markdown', turn, title, redact = this.redact } = {}) {
+    if (as === 'html' && !redact) return { text: this.page({ title }), masked: {} };
+    const request = { as: String(as), redact: Boolean(redact), title: String(title ?? 'docstream') };
+    if (Number.isInteger(turn) && turn >= 0) request.turn = turn;
+    return this.#feed.exportOf(request);
+  }
+
+  /** Exports (`export()`, `toMarkdown()` and each turn's "Copy as Markdown") mask
+   * credential-shaped values: the boolean attribute `redact`. */
+  get redact() {
+    return this.hasAttribute('redact');
+  }
+
+  set redact(on) {
+    this.toggleAttribute('redact', Boolean(on));
   }
 
   /** The conversation as plain objects (`DocStream.snapshot()`); before anything was

@@ -20,6 +20,8 @@ export interface DocstreamViewAttributes {
   thinking?: 'live' | 'open' | 'closed';
   /** Parts not shown, space-separated: `thinking`, `tools`, `output`. */
   hide?: string;
+  /** Present: exports (`export()`, `toMarkdown()`, "Copy as Markdown") mask secrets. */
+  redact?: boolean | '';
 }
 
 /** Properties React 19 sets on the element (not attributes): the hooks. */

@@ -8,8 +8,10 @@
 # diffView() or planView(); what `docstream/define`
 # loads at start, handing a stream in another format to docstream_bg.wasm, and asking it
 # for a stream's Markdown), convert_bg.wasm (crates/convert-wasm: the
-# seed 002 conversions of `docstream/convert`) and math_bg.wasm (crates/math-wasm: TeX
-# to MathML, which the element loads with the first formula).
+# seed 002 conversions of `docstream/convert`), math_bg.wasm (crates/math-wasm: TeX
+# to MathML, which the element loads with the first formula) and redact_bg.wasm
+# (crates/redact-wasm: secrets masked, which the element loads for the first export
+# that masks them).
 # Prints the sizes (scripts/size.sh; `--check` fails above the default entry's budget).
 # Then the viewer's store reader, apart from the package (scripts/build-library-wasm.sh:
 # www/viewer/vendor/library/).
@@ -45,6 +47,7 @@ module() {
 optimising=()
 module convert docstream-convert-wasm
 module math docstream-math-wasm
+module redact docstream-redact-wasm
 module docstream-lite docstream-wasm --no-default-features
 module docstream docstream-wasm
 # Each wasm-opt in turn: a failing one fails the build.
@@ -117,6 +120,7 @@ echo "pkg/docstream-lite_bg.wasm (the default formats, docstream/define): $(size
 echo "pkg/docstream.js (JS glue): $(sizes pkg/docstream.js)"
 echo "pkg/convert_bg.wasm (docstream/convert): $(sizes pkg/convert_bg.wasm)"
 echo "pkg/math_bg.wasm (TeX to MathML, loaded with the first formula): $(sizes pkg/math_bg.wasm)"
+echo "pkg/redact_bg.wasm (secrets masked, loaded by the first masked export): $(sizes pkg/redact_bg.wasm)"
 echo "pkg/inline.js (glue + wasm as base64): $(sizes pkg/inline.js)"
 echo "pkg/highlight/index.js (highlighter, loaded with the first code block): $(sizes pkg/highlight/index.js)"
 rust=$(ls pkg/highlight/rust-*.js)

@@ -73,6 +73,7 @@ if [ -f convert.js ]; then
 fi
 entry "docstream/highlight (first code)" ./highlight/index.js
 entry "math.js (first formula)" ./math.js ./math_bg.wasm
+entry "redact.js (first masked export)" ./redact.js ./redact_bg.wasm
 echo "Budget for the default entry: $budget bytes gzip; it is $default_zip ($((default_zip * 100 / budget))%)."
 if [ "${1:-}" = --check ] && [ "$default_zip" -gt "$budget" ]; then
   echo "size: the default entry is over the budget by $((default_zip - budget)) bytes gzip" >&2

@@ -143,3 +143,53 @@ tests.push({
     await assertClean(page);
   },
 });
+
+tests.push({
+  name: 'export({ redact }) and the redact attribute: no secret in the Markdown, the page (its title included) or the JSON, for every chunking',
+  async run({ context, url }) {
+    const page = await openTestPage(context, url);
+    const bytes = readRoot('crates/redact/tests/corpus/session.jsonl');
+    const secrets = readRoot('crates/redact/tests/corpus/session.secrets.txt', 'utf8')
+      .split('\n')
+      .filter((l) => l && !l.startsWith('#'));
+    const random = rng(SEED);
+    for (const cuts of [[bytes.length], randomCuts(bytes.length, random, 40)]) {
+      const where = `session.jsonl, seed ${SEED}, ${cuts.length} chunks`;
+      const got = await page.evaluate(
+        async ([bytes, cuts]) => {
+          const { T } = window;
+          bytes = new Uint8Array(bytes);
+          const view = T.make({ highlight: 'on' });
+          let at = 0;
+          for (const n of cuts) {
+            view.push(bytes.subarray(at, at + n));
+            at += n;
+          }
+          const done = new Promise((resolve) => view.addEventListener('docstream-done', resolve, { once: true }));
+          view.finish();
+          await done;
+          const html = await view.export({ as: 'html', redact: true, title: 'ghp_0123456789abcdefghijABCDEFGHIJ012345' });
+          const json = await view.export({ as: 'json', redact: true });
+          const plain = await view.toMarkdown();
+          view.redact = true;
+          const masked = await view.toMarkdown();
+          return { html, json, plain, masked, attr: view.hasAttribute('redact'), page: view.page() };
+        },
+        [[...bytes], cuts],
+      );
+      for (const secret of secrets) {
+        assert.ok(got.page.includes(secret) || got.plain.includes(secret), `${where}: ${secret} is not in the session's view at all`);
+        assert.ok(!got.html.text.includes(secret), `${where}: ${secret} left in the masked page`);
+        assert.ok(!got.json.text.includes(secret), `${where}: ${secret} left in the masked JSON`);
+        assert.ok(!got.masked.includes(secret), `${where}: ${secret} left in the Markdown with the redact attribute`);
+      }
+      assert.ok(got.attr, 'redact reflects its attribute');
+      assert.match(got.html.text, /ds-fact-redacted/, `${where}: the masked page's header says what was masked`);
+      assert.ok(got.page.includes('ghp_0123456789abcdefghijABCDEFGHIJ012345'), `${where}: page() itself is not masked`);
+      assert.match(got.html.text, /<title>\[redacted: github-token\]<\/title>/, `${where}: the title is masked`);
+      assert.ok(got.html.masked['github-token'] >= 2, JSON.stringify(got.html.masked));
+      assert.ok(secrets.some((s) => got.plain.includes(s)), 'without redact the Markdown keeps the values');
+    }
+    await assertClean(page);
+  },
+});

@@ -361,4 +361,33 @@ export const tests = [
       assert.deepEqual(json, f.expected, 'the normalised conversation, as the golden file has it');
     },
   },
+  {
+    name: 'export: downloads mask secrets by default (the count said and in the page header), and keep them when "Mask secrets" is unticked',
+    async run({ page, base, root }) {
+      const session = join(root, 'crates/redact/tests/corpus/session.jsonl');
+      const secrets = readFileSync(join(root, 'crates/redact/tests/corpus/session.secrets.txt'), 'utf8')
+        .split('\n')
+        .filter((l) => l && !l.startsWith('#'));
+      await openViewer(page, base);
+      await loadFile(page, session);
+      assert.equal(await page.isChecked('#export-redact'), true, 'masking is on by default');
+      await page.waitForFunction(() => document.querySelector('docstream-view')?.shadowRoot?.querySelector('[class^="ds-hl-"]'));
+      const got = {};
+      for (const [button, ext] of [['#export-html', 'html'], ['#export-md', 'md'], ['#export-json', 'json']]) {
+        const [dl] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+        const text = readFileSync(await dl.path(), 'utf8');
+        for (const secret of secrets) assert.ok(!text.includes(secret), `${ext}: ${secret} left`);
+        assert.match(text, /\[redacted: github-token\]/, ext);
+        assert.match(await page.textContent('#status'), /secrets masked \(/, `${ext}: the count said`);
+        got[ext] = text;
+      }
+      assert.match(got.html, /ds-fact-redacted/, 'the masked page says what was masked');
+      assert.doesNotMatch(got.html, /<script/i, 'no script');
+      JSON.parse(got.json);
+      await page.uncheck('#export-redact');
+      const [dm] = await Promise.all([page.waitForEvent('download'), page.click('#export-md')]);
+      const kept = readFileSync(await dm.path(), 'utf8');
+      for (const secret of secrets) assert.ok(kept.includes(secret), `unmasked Markdown: ${secret} missing`);
+    },
+  },
 ];

@@ -1,22 +1,22 @@
 // Export: the view as a standalone page (<docstream-view>'s `page()`, the CLI's frame),
-// the conversation as GitHub-flavoured Markdown (`toMarkdown()`, what `docstream md`
-// writes) and the normalised conversation as JSON.
+// the conversation as GitHub-flavoured Markdown (what `docstream md` writes) and the
+// normalised conversation as JSON; each with secrets masked when asked (the element's
+// `export({ redact })`, the rules of `docstream md` and `docstream export`).
 
-/** The standalone page as a string. */
-export function exportHtml(view, title) {
-  return view.page({ title });
+/** The view as `as` (`html`, `markdown`, `json`): a promise of `{ text, masked }`. The
+ * JSON without masking is the view's own snapshot. */
+export async function exportView(view, { as, redact, title }) {
+  if (as === 'json' && !redact) return { text: `${JSON.stringify(view.snapshot(), null, 2)}\n`, masked: {} };
+  const out = await view.export({ as, redact, title });
+  return as === 'json' ? { ...out, text: `${JSON.stringify(JSON.parse(out.text), null, 2)}\n` } : out;
 }
 
-/** The conversation as Markdown (a promise: the default module asks the full one for
- * it): turns, prose, code, diffs and commands; tool calls, thinking and sub-agents folded
- * in `<details>`. */
-export function exportMarkdown(view) {
-  return view.toMarkdown();
-}
-
-/** The normalised conversation, pretty-printed. */
-export function exportJson(view) {
-  return `${JSON.stringify(view.snapshot(), null, 2)}\n`;
+/** `3 secrets masked (2 github-token, 1 jwt)`; `No secrets found`. */
+export function maskedSummary(masked) {
+  const kinds = Object.entries(masked).sort(([a], [b]) => a.localeCompare(b));
+  const total = kinds.reduce((n, [, k]) => n + k, 0);
+  if (!total) return 'Exported; no secrets found to mask.';
+  return `Exported with ${total} secret${total === 1 ? '' : 's'} masked (${kinds.map(([k, n]) => `${n} ${k}`).join(', ')}).`;
 }
 
 /** Saves `text` as a download named `name`. */

@@ -28,7 +28,7 @@ await customElements.get('docstream-view').init({ default: docstream.default, Do
 import { openSource, formatBytes, yieldToPage } from './load.js';
 import { buildOutline } from './outline.js';
 import { Replay } from './replay.js';
-import { exportHtml, exportJson, exportMarkdown, download } from './export.js';
+import { exportView, maskedSummary, download } from './export.js';
 import { setupLibrary, isLibrary } from './library/ui.js';
 
 const $ = (id) => document.getElementById(id);
@@ -43,6 +43,7 @@ const ui = {
   search: $('search'), searchForm: $('search-form'), searchPrev: $('search-prev'), searchCount: $('search-count'),
   play: $('play'), timing: $('timing'), speed: $('speed'), scrub: $('scrub'), scrubText: $('scrub-text'),
   exportHtml: $('export-html'), exportMd: $('export-md'), exportJson: $('export-json'), drop: $('drop'),
+  exportRedact: $('export-redact'),
 };
 
 const state = {
@@ -528,15 +529,21 @@ replay.setSpeed(Number(ui.speed.value));
 function baseName() {
   return (state.name || 'transcript').replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_') || 'transcript';
 }
-ui.exportHtml.addEventListener('click', () => {
-  download(`${baseName()}.html`, 'text/html', exportHtml(view, `${state.name} — docstream`));
-});
-ui.exportMd.addEventListener('click', async () => {
-  download(`${baseName()}.md`, 'text/markdown', await exportMarkdown(view));
-});
-ui.exportJson.addEventListener('click', () => {
-  download(`${baseName()}.json`, 'application/json', exportJson(view));
-});
+/** Downloads the view as `as` (html, markdown, json), secrets masked unless the reader
+ * unticked "Mask secrets"; says how many were masked. */
+async function exportAs(as, extension, type) {
+  const redact = ui.exportRedact.checked;
+  try {
+    const { text, masked } = await exportView(view, { as, redact, title: `${state.name} — docstream` });
+    download(`${baseName()}.${extension}`, type, text);
+    if (redact) say(maskedSummary(masked));
+  } catch (e) {
+    alertBox('The export failed.', String(e?.message ?? e));
+  }
+}
+ui.exportHtml.addEventListener('click', () => exportAs('html', 'html', 'text/html'));
+ui.exportMd.addEventListener('click', () => exportAs('markdown', 'md', 'text/markdown'));
+ui.exportJson.addEventListener('click', () => exportAs('json', 'json', 'application/json'));
 
 // ---- start --------------------------------------------------------------------------
 

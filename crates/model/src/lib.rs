@@ -9,6 +9,7 @@ mod conversation;
 mod document;
 mod lenient;
 pub mod read_json;
+pub mod snapshot;
 pub mod time;
 mod tool_kind;
 mod tool_view;

@@ -123,8 +123,28 @@ impl Redactor {
     /// `text` with every credential-shaped value replaced by `[redacted: kind]`, counted
     /// in `report`; borrowed when there is none.
     pub fn mask<'a>(&self, text: &'a str, report: &mut Report) -> Cow<'a, str> {
-        if text.len() < SHORTEST {
+        let found = self.find(text);
+        if found.is_empty() {
             return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut at = 0;
+        for (start, end, kind) in found {
+            out.push_str(&text[at..start]);
+            push_mask(&mut out, kind);
+            report.one(kind);
+            at = end;
+        }
+        out.push_str(&text[at..]);
+        Cow::Owned(out)
+    }
+
+    /// Where `text` holds credential-shaped values: `(start, end, kind)` byte ranges, in
+    /// order, none overlapping (what [`Redactor::mask`] replaces), for a caller that
+    /// masks text laid out in pieces (a page's text nodes).
+    pub fn find(&self, text: &str) -> Vec<(usize, usize, &'static str)> {
+        if text.len() < SHORTEST {
+            return Vec::new();
         }
         let mut found: Vec<(usize, usize, usize)> = Vec::new();
         for (i, (re, rule)) in self.rules.iter().enumerate() {
@@ -145,26 +165,19 @@ impl Redactor {
                 }
             }
         }
-        if found.is_empty() {
-            return Cow::Borrowed(text);
-        }
         // Leftmost first; at the same start the longest; at the same length the rule
         // listed first.
         found.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)).then(a.2.cmp(&b.2)));
-        let mut out = String::with_capacity(text.len());
+        let mut out = Vec::with_capacity(found.len());
         let mut at = 0;
         for (start, end, i) in found {
             if start < at {
                 continue;
             }
-            let kind = self.rules[i].1.kind;
-            out.push_str(&text[at..start]);
-            push_mask(&mut out, kind);
-            report.one(kind);
+            out.push((start, end, self.rules[i].1.kind));
             at = end;
         }
-        out.push_str(&text[at..]);
-        Cow::Owned(out)
+        out
     }
 
     /// A title or other line cut short (ending in `…`, as listings cut a first prompt

@@ -7,18 +7,17 @@
 //!
 //! A snapshot leaves out what the normaliser derives (a tool call's view and error
 //! message) and what only it links (a sub-agent run's parent call, rewound branches):
-//! [`conversation_from_snapshot`] reads the links back from the snapshot, and has each
+//! [`conversation_from_snapshot`] reads the links back from the snapshot
+//! (`docstream_model::snapshot`), and has each
 //! response with tool calls read again as a saved response (`response-json`), whose
 //! normaliser derives the views from the calls' kinds, arguments and results, as
 //! it did when the stream was read.
 
-use serde::Deserialize;
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::js_error;
 use crate::stream::{DocStreamOptions, JsDocStream, render_options};
-use docstream_core::model::{Conversation, Meta, ParentCall, Rewound, Turn, read_json};
+use docstream_core::model::{Conversation, Meta, Turn, snapshot};
 use docstream_core::{DocStream, Format, Limits, Options};
 use docstream_html::RenderOptions;
 use docstream_html::markdown_export::{KeepAll, conversation_markdown, turn_markdown};
@@ -64,58 +63,56 @@ pub fn markdown_of_snapshot(
     Ok(markdown_of(&conversation, &options, turn))
 }
 
-/// The links a snapshot writes and deserialising does not read back, from its JSON.
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct TurnLinks {
-    parent: Option<ParentCall>,
-    rewound: Option<Rewound>,
-    documents: Vec<DocLinks>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct DocLinks {
-    metadata: MetaLinks,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct MetaLinks {
-    subagent: Option<SubagentLink>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct SubagentLink {
-    turn: Option<usize>,
+/// The page `docstream html` writes of a conversation another module read (`snapshot`
+/// its `__snapshotJson()`, `options` the stream's options), titled `title`; with
+/// `masked` (`[[kind, count]]`, what masking the snapshot counted), the page
+/// `docstream html --redact` writes, whose header says what was masked. What the
+/// element's `export({ as: 'html', redact: true })` gives. Throws as `__markdownOf`.
+#[wasm_bindgen(js_name = __pageOf, skip_typescript)]
+pub fn page_of_snapshot(
+    snapshot: &str,
+    options: Option<JsValue>,
+    title: String,
+    masked: Option<js_sys::Array>,
+) -> Result<String, JsValue> {
+    use docstream_html::{page, render_conversation};
+    let options = render_options(&DocStreamOptions::from_js(options)?)?;
+    let conversation = conversation_from_snapshot(snapshot).map_err(|e| {
+        js_error(
+            "DS_BAD_INPUT",
+            &format!("a snapshot docstream cannot read: {e}"),
+        )
+    })?;
+    let Some(masked) = masked else {
+        return Ok(
+            page::dressed(&page::render_page(&conversation, &title, &options), false).into_owned(),
+        );
+    };
+    let counts: Vec<(String, u64)> = masked
+        .iter()
+        .filter_map(|pair| {
+            let pair = js_sys::Array::from(&pair);
+            Some((pair.get(0).as_string()?, pair.get(1).as_f64()? as u64))
+        })
+        .collect();
+    let counts: Vec<(&str, u64)> = counts.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+    let mut body = page::page_header_masked(&conversation, &title, &options, &counts);
+    body.push_str(&render_conversation(&conversation, &options));
+    Ok(page::wrap_page(
+        &page::dressed(&body, false),
+        &title,
+        options.locale,
+    ))
 }
 
 /// The conversation a snapshot (`snapshot()` as JSON) holds, as the module that wrote it
-/// has it: its fields, the links between sub-agent runs and their calls, rewound turns,
-/// and each tool call's view and error message.
+/// has it: its fields, the links between sub-agent runs and their calls, rewound turns
+/// ([`snapshot::read_snapshot`]), and each tool call's view and error message.
 pub(crate) fn conversation_from_snapshot(json: &str) -> Result<Conversation, serde_json::Error> {
-    let value: Value = read_json::from_str(json)?;
-    let links: Vec<TurnLinks> = match value.get("turns") {
-        Some(turns) => read_json::from_value(turns.clone())?,
-        None => Vec::new(),
-    };
-    let mut conversation: Conversation = read_json::from_value(value)?;
-    for (turn, links) in conversation.turns.iter_mut().zip(links) {
-        match turn {
-            Turn::User(u) => u.rewound = links.rewound,
-            Turn::Assistant(r) => {
-                r.parent = links.parent;
-                r.rewound = links.rewound;
-                for (d, l) in r.documents.iter_mut().zip(links.documents) {
-                    if let Meta::ToolCall(m) = &mut d.meta {
-                        if let Some(sub) = m.subagent.as_mut() {
-                            sub.turn = l.metadata.subagent.and_then(|s| s.turn);
-                        }
-                    }
-                }
-                read_views(r)?;
-            }
+    let mut conversation = snapshot::read_snapshot(json)?;
+    for turn in &mut conversation.turns {
+        if let Turn::Assistant(r) = turn {
+            read_views(r)?;
         }
     }
     Ok(conversation)
