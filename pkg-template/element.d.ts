@@ -51,8 +51,11 @@ export interface DocstreamOutlineTurn {
   index: number;
   /** Its `data-turn-id`. */
   id: string;
-  role: 'user' | 'assistant';
-  /** A user turn's prompt on one line; '' for the agent's. */
+  /** `compaction`: the context was compacted here (the page's "Context compacted"
+   * divider, its summary folded), neither a prompt nor an answer. */
+  role: 'user' | 'assistant' | 'compaction';
+  /** A user turn's prompt on one line; a compaction's divider as the page says it
+   * ("Context compacted (auto, 155k → 12k tokens)"); '' for the agent's. */
   label: string;
   /** Its documents in page order, sub-agents' documents included. */
   documents: DocstreamOutlineDocument[];

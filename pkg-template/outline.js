@@ -87,7 +87,8 @@ export function documentEntry(doc) {
 
 /**
  * The outline of the conversation element `conversation`: `{ turns }`, each turn
- * `{ index, id, role, label, documents }` (`label`: a user turn's prompt on one line),
+ * `{ index, id, role, label, documents }` (`role`: `user`, `assistant` or `compaction`;
+ * `label`: a user turn's prompt on one line, a compaction's divider),
  * each document `{ id, type, label, status }` (`type` as in the snapshot: `file_edit`) in page order, documents of sub-agents
  * nested in a tool call included. `stored(el)`: for a placeholder that stands for
  * documents kept out of the DOM, their entries; for one among the turns, the turns'
@@ -114,13 +115,19 @@ export function outlineOf(conversation, stored = null) {
 }
 
 /** The outline entry of a turn element, without its documents: `{ index, id, role,
- * label }`. */
+ * label }`. A compacted context (the page's divider) is role `compaction`, labelled as
+ * the divider says it ("Context compacted (auto, 155k → 12k tokens)"): neither the
+ * person's prompt nor the agent's answer. */
 export function turnEntry(turn) {
   const user = turn.classList.contains('ds-user');
+  const compaction = turn.classList.contains('ds-compaction');
+  let label = '';
+  if (user) label = oneLine(leadingText(turn.querySelector('.ds-user-content')));
+  else if (compaction) label = oneLine(text(turn, '.ds-compaction-mark'));
   return {
     index: Number(turn.getAttribute('data-turn-index')),
     id: turn.querySelector('[data-turn-id]')?.getAttribute('data-turn-id') ?? '',
-    role: user ? 'user' : 'assistant',
-    label: user ? oneLine(leadingText(turn.querySelector('.ds-user-content'))) : '',
+    role: user ? 'user' : compaction ? 'compaction' : 'assistant',
+    label,
   };
 }

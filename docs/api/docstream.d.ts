@@ -1161,8 +1161,9 @@ export class DocStream {
      */
     end(): void;
     /**
-     * The conversation element's HTML, rendered from the state at once: what applying
-     * every patch gives once the stream is finished.
+     * The conversation element's HTML, rendered from the state at once: at any moment
+     * what applying every patch of the state so far gives (an open Markdown block as
+     * its preview shows it, an unclosed `**` already bold).
      *
      * Handed over in pieces joined by JavaScript (a rope, no copy), so the page never
      * has to fit in WebAssembly memory beside the conversation.

@@ -204,6 +204,8 @@ const streamedText = new TextEncoder().encode(
     const batch = s.push(streamedText.subarray(i, i + 50));
     batch.forEach((p) => ops.add(p.op));
     page.apply(batch);
+    // Mid-stream too (issue 37): html() shows the open block as the patches do.
+    assert.equal(page.html(), s.html(), `streamed Markdown, after ${i + 50} bytes: the patches give html()`);
   }
   page.apply(s.finish());
   assert.ok(ops.has('append_part') && ops.has('append_text') && ops.has('replace_part'), [...ops].join());

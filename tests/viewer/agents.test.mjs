@@ -93,4 +93,50 @@ export const tests = [
       assert.match(runs[0].text, /<script>alert\(1\)<\/script>/, 'raw HTML in a run is shown as text');
     },
   },
+  {
+    name: 'a compacted context is a "Context compacted" entry in the outline, not a response or a prompt',
+    async run({ page, base, root }) {
+      const cases = [
+        {
+          file: 'tests/fixtures/claude-code-transcript/compaction.jsonl',
+          at: [2, 5],
+          labels: ['Context compacted (auto, 155k → 12k tokens)', 'Context compacted (manual, 32k tokens)'],
+          prompts: 3,
+        },
+        { file: 'tests/fixtures/codex-session/compaction.jsonl', at: [2, 4], prompts: 2 },
+      ];
+      for (const c of cases) {
+        await openViewer(page, base);
+        assert.equal(await loadFile(page, join(root, c.file)), 'loaded', c.file);
+        const got = await page.evaluate(() => {
+          const outline = document.getElementById('view').outline();
+          return {
+            turns: outline.turns.map((t) => ({ index: t.index, role: t.role, label: t.label })),
+            entries: [...document.querySelectorAll('#outline-list > li')].map((li) => ({
+              compaction: li.classList.contains('compaction'),
+              label: li.querySelector(':scope > button').textContent,
+              turn: Number(li.querySelector(':scope > button').dataset.turn),
+            })),
+            summary: document.getElementById('outline-summary').textContent,
+          };
+        });
+        const where = `${c.file}: ${JSON.stringify(got)}`;
+        // The element's outline says what the turn is, from the page's divider.
+        const compactions = got.turns.filter((t) => t.role === 'compaction');
+        assert.deepEqual(compactions.map((t) => t.index), c.at, where);
+        for (const t of compactions) assert.match(t.label, /^Context compacted\b/, where);
+        if (c.labels) assert.deepEqual(compactions.map((t) => t.label), c.labels, where);
+        assert.ok(got.turns.every((t) => t.role !== 'user' || !/^Context compacted/.test(t.label)), where);
+        // The viewer's outline: one unnumbered entry per compaction, at its turn, and
+        // the prompts numbered without them.
+        const entries = got.entries.filter((e) => e.compaction);
+        assert.deepEqual(entries.map((e) => e.turn), c.at, where);
+        assert.deepEqual(entries.map((e) => e.label), compactions.map((t) => t.label), where);
+        const numbered = got.entries.filter((e) => !e.compaction).map((e) => e.label.split('.')[0]);
+        assert.deepEqual(numbered, Array.from({ length: c.prompts }, (_, i) => String(i + 1)), where);
+        assert.ok(!got.entries.some((e) => /Response/.test(e.label)), where);
+        assert.match(got.summary, new RegExp(`^${c.prompts} prompts · 2 compactions\\b`), where);
+      }
+    },
+  },
 ];

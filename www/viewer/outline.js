@@ -43,10 +43,17 @@ export function buildOutline(view, list, summary) {
   const groups = [];
   let group = null;
   let listed = 0;
+  let prompts = 0;
   for (const turn of outline.turns) {
-    if (turn.role === 'user' || !group) {
-      const prompt = turn.role === 'user' ? turn.label || 'Prompt' : 'Response';
-      group = { index: turn.index, label: short(prompt, 90), items: [], count: {} };
+    // A compacted context is an entry of its own, as the page's divider is: what follows
+    // it is listed under it, and it is no prompt (not numbered, not counted as one).
+    const compaction = turn.role === 'compaction';
+    if (turn.role === 'user' || compaction || !group) {
+      let label = 'Response';
+      if (turn.role === 'user') label = turn.label || 'Prompt';
+      else if (compaction) label = turn.label || 'Context compacted';
+      group = { index: turn.index, label: short(label, 90), items: [], count: {}, compaction };
+      if (!compaction) group.number = ++prompts;
       groups.push(group);
     }
     for (const doc of turn.documents) {
@@ -67,9 +74,13 @@ export function buildOutline(view, list, summary) {
   const build = new Build(list, groups, listed > EAGER_ITEMS);
   builds.set(list, build);
   build.run();
-  summary.textContent = groups.length
-    ? `${groups.length} ${groups.length === 1 ? 'prompt' : 'prompts'}${counts(total) ? ` · ${counts(total)}` : ''}`
-    : 'Nothing loaded.';
+  const compactions = groups.length - prompts;
+  const parts = [
+    `${prompts} ${prompts === 1 ? 'prompt' : 'prompts'}`,
+    compactions ? `${compactions} ${compactions === 1 ? 'compaction' : 'compactions'}` : '',
+    counts(total),
+  ];
+  summary.textContent = groups.length ? parts.filter(Boolean).join(' · ') : 'Nothing loaded.';
   return outline;
 }
 
@@ -135,14 +146,13 @@ class Build {
     const frag = document.createDocumentFragment();
     const end = Math.min(this.#groups.length, this.#next + n);
     for (; this.#next < end; this.#next++) {
-      const i = this.#next;
-      const g = this.#groups[i];
+      const g = this.#groups[this.#next];
       const li = document.createElement('li');
-      li.className = 'turn';
+      li.className = g.compaction ? 'turn compaction' : 'turn';
       const b = document.createElement('button');
       b.type = 'button';
       b.dataset.turn = g.index;
-      b.textContent = `${i + 1}. ${g.label}`;
+      b.textContent = g.compaction ? g.label : `${g.number}. ${g.label}`;
       li.append(b);
       const c = counts(g.count);
       if (c) {
@@ -152,9 +162,9 @@ class Build {
         li.append(span);
       }
       if (g.items.length) {
-        if (!this.#lazy) li.append(itemList(g, i));
+        if (!this.#lazy) li.append(itemList(g));
         else {
-          this.#waiting.set(li, [g, i]);
+          this.#waiting.set(li, g);
           this.#observer?.observe(li);
         }
       }
@@ -169,14 +179,14 @@ class Build {
     if (!waiting) return;
     this.#waiting.delete(li);
     this.#observer?.unobserve(li);
-    li.append(itemList(...waiting));
+    li.append(itemList(waiting));
   }
 }
 
-/** The list of the documents of group `g`, the `i`-th prompt. */
-function itemList(g, i) {
+/** The list of the documents of group `g` (a prompt, or a compaction). */
+function itemList(g) {
   const ol = document.createElement('ol');
-  ol.setAttribute('aria-label', `In turn ${i + 1}`);
+  ol.setAttribute('aria-label', g.compaction ? `After: ${g.label}` : `In turn ${g.number}`);
   for (const [turn, doc, what] of g.items) {
     const item = { turn, doc: doc.id, kind: what, label: short(doc.label || KINDS[doc.type].fallback, 70) };
     const ili = document.createElement('li');

@@ -10,7 +10,7 @@ use crate::framing::{
     JsonValue, Line, Lines, SseItem, SseParser, invalid_utf8, nests_deeper_than, utf8_lossy,
 };
 use crate::limits::Limits;
-use crate::model::{Changes, Conversation, Problem};
+use crate::model::{Changes, Conversation, DocKey, Problem};
 use crate::normalize::{ErrorInfo, Event, Normalizer};
 
 /// How a stream is read.
@@ -234,6 +234,14 @@ impl DocStream {
     /// The changes since the last call: which turns and documents to re-render.
     pub fn take_changes(&mut self) -> Changes {
         self.reader.normalizer.take_changes()
+    }
+
+    /// The documents that may still grow (an open text, thinking or code document; an
+    /// explicit document before its end), in document order: a renderer shows them as
+    /// they stand mid-stream (the open Markdown block previewed, as the patches show it),
+    /// everything else as finished. Empty once the stream is finished.
+    pub fn open_documents(&self) -> Vec<DocKey> {
+        self.reader.normalizer.open_documents()
     }
 
     /// True when something changed since the changes were last taken or cleared.

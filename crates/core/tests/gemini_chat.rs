@@ -162,6 +162,119 @@ fn rewinds_fork_where_the_cli_says() {
     );
 }
 
+/// The turns' first words and rewind marks.
+fn marks(c: &Value) -> Vec<(String, Value)> {
+    c["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let said = t["content"]
+                .as_str()
+                .map(str::to_owned)
+                .or_else(|| t["documents"][0]["content"].as_str().map(str::to_owned))
+                .unwrap_or_default();
+            (said, t["rewound"].clone())
+        })
+        .collect()
+}
+
+/// A prompt the user stopped (or whose request failed) is rolled back: the CLI writes a
+/// `$set` whose `messages` is its history without it (`updateMessagesFromHistory` after
+/// `rollback`). The turns it dropped are folded and marked at their fork, as for
+/// `$rewindTo`, with the "Request cancelled." line the CLI records after the
+/// checkpoint; the prompt after them replaces them.
+#[test]
+fn a_checkpoint_that_drops_the_last_prompt_rewinds_it() {
+    let answer = |id: &str, text: &str| json!({"id": id, "timestamp": "t", "type": "gemini", "content": text});
+    let ctx = user(
+        "ctx",
+        "<session_context>\nToday is Monday.\n</session_context>",
+    );
+    let cancelled =
+        json!({"id": "i1", "timestamp": "t", "type": "info", "content": "Request cancelled."});
+    let input = chat(&[
+        ctx.clone(),
+        // The start-up sync: nothing dropped.
+        json!({"$set": {"messages": [ctx.clone()]}}),
+        user("u1", "One"),
+        answer("g1", "First."),
+        user("u2", "Two"),
+        answer("g2", "Second, half"),
+        json!({"$set": {"messages": [ctx.clone(), user("u1", "One"), answer("g1", "First.")], "lastUpdated": "t"}}),
+        cancelled,
+        json!({"$set": {"lastUpdated": "t"}}),
+        user("u3", "Two, smaller"),
+        answer("g3", "Second."),
+        // A later sync leaves the info line out (it is not history): no rollback.
+        json!({"$set": {"messages": [ctx, user("u1", "One"), answer("g1", "First."), user("u3", "Two, smaller"), answer("g3", "Second.")]}}),
+    ]);
+    let c = conversation(&input);
+    let fork = |replaced_by: u64| json!({"replacedBy": replaced_by, "fork": true});
+    let not_fork = |replaced_by: u64| json!({"replacedBy": replaced_by, "fork": false});
+    assert_eq!(
+        marks(&c),
+        [
+            ("One".to_owned(), Value::Null),
+            ("First.".to_owned(), Value::Null),
+            ("Two".to_owned(), fork(4)),
+            ("Second, half".to_owned(), not_fork(4)),
+            ("Two, smaller".to_owned(), Value::Null),
+            ("Second.".to_owned(), Value::Null),
+        ],
+        "{c:#}"
+    );
+    // The cancelled line stays with the branch it ended.
+    let branch = c["turns"][3]["documents"].to_string();
+    assert!(branch.contains("Request cancelled."), "{c:#}");
+    // Any chunking, the same.
+    for (name, cuts) in support::chunkings(input.len()) {
+        let json = support::json(&feed(&input, None, &cuts));
+        assert_eq!(
+            json,
+            support::json(&feed(&input, None, &[])),
+            "chunked {name}"
+        );
+    }
+}
+
+/// Checkpoints that drop nothing the CLI keeps are no rollback: a stopped first prompt
+/// with nothing after it is rewound at the end of the file; a compression (the summary
+/// only in the checkpoint) and a history reloaded without a command line (`/…`) or an
+/// empty answer leave every turn as it was.
+#[test]
+fn only_a_dropped_tail_of_the_history_is_a_rollback() {
+    let answer = |id: &str, text: &str| json!({"id": id, "timestamp": "t", "type": "gemini", "content": text});
+    let stopped = chat(&[user("u1", "One"), json!({"$set": {"messages": []}})]);
+    let c = conversation(&stopped);
+    assert_eq!(
+        marks(&c),
+        [("One".to_owned(), json!({"replacedBy": 1, "fork": true}))],
+        "{c:#}"
+    );
+    let snapshot = "<state_snapshot>\n<overall_goal>Ship it.</overall_goal>\n</state_snapshot>";
+    let compressed = chat(&[
+        user("u1", "One"),
+        answer("g1", "First."),
+        json!({"$set": {"messages": [user("s", snapshot), answer("ack", "Got it. Thanks for the additional context!")]}}),
+    ]);
+    let reloaded = chat(&[
+        user("u1", "One"),
+        answer("g1", "First."),
+        user("c1", "/stats"),
+        answer("g2", ""),
+        json!({"$set": {"messages": [user("u1", "One"), answer("g1", "First.")]}}),
+    ]);
+    for input in [compressed, reloaded] {
+        let c = conversation(&input);
+        assert!(
+            marks(&c).iter().all(|(_, m)| m.is_null()),
+            "{}\n{c:#}",
+            String::from_utf8_lossy(&input)
+        );
+    }
+}
+
 /// A line that is not JSON, and one whose field has the wrong type, are error documents
 /// that say which line; the records after them are read; an unknown record type and an
 /// unknown message type are counted, not errors.

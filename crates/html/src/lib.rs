@@ -94,15 +94,16 @@ pub fn render_turn(
     opts: &RenderOptions,
     out: &mut String,
 ) {
-    render_turn_into(conversation, index, opts, out, &mut |_| {});
+    render_turn_into(conversation, index, opts, &[], out, &mut |_| {});
 }
 
 /// Writes turn `index` into `out` (a sub-agent's run as nested in its call), calling
-/// `between` before each document.
+/// `between` before each document; the documents in `open` (sorted) are still growing.
 fn render_turn_into(
     conversation: &Conversation,
     index: usize,
     opts: &RenderOptions,
+    open: &[DocKey],
     out: &mut String,
     between: &mut dyn FnMut(&mut String),
 ) {
@@ -119,36 +120,54 @@ fn render_turn_into(
                 turn: index,
                 index: i,
             };
+            let growing = open.binary_search(&key).is_ok();
             match conversation.subagent_run(key) {
-                Some(run) => document::render_document_with_run(doc, opts, out, &mut |out| {
-                    render_turn_into(conversation, run, opts, out, between)
-                }),
-                None => document::render_document(doc, opts, out),
+                Some(run) => {
+                    document::render_document_with_run(doc, growing, opts, out, &mut |out| {
+                        render_turn_into(conversation, run, opts, open, out, between)
+                    })
+                }
+                None => document::render_document_with_run(doc, growing, opts, out, &mut |_| {}),
             }
         }
     }
     out.raw(turn::turn_close(parent));
 }
 
-/// Renders a whole conversation (the body of a page, without the page around it).
+/// Renders a whole conversation (the body of a page, without the page around it), every
+/// document as finished: what applying every patch of a finished stream gives.
 pub fn render_conversation(conversation: &Conversation, opts: &RenderOptions) -> String {
+    render_conversation_live(conversation, opts, &[])
+}
+
+/// Renders a whole conversation as it stands mid-stream: the documents in `open`
+/// (those the stream may still append to, `DocStream::open_documents`) as the
+/// incremental view shows them — a Markdown text's finished blocks and the preview of
+/// its open block, a code document's open line — and everything else as finished. At
+/// any moment this is the page that applying the patches so far has built.
+pub fn render_conversation_live(
+    conversation: &Conversation,
+    opts: &RenderOptions,
+    open: &[DocKey],
+) -> String {
     let mut out = String::with_capacity(4096);
-    render_into(conversation, opts, &mut out, |_| {});
+    render_into(conversation, opts, open, &mut out, |_| {});
     out
 }
 
-/// Renders a whole conversation as [`render_conversation`] does, handing it to `emit`
-/// in pieces of about `piece_bytes` (cut between documents), so that the whole page
-/// never has to be in memory at once: the WebAssembly binding hands each piece to
+/// Renders a whole conversation as [`render_conversation_live`] does, handing it to
+/// `emit` in pieces of about `piece_bytes` (cut between documents), so that the whole
+/// page never has to be in memory at once: the WebAssembly binding hands each piece to
 /// JavaScript as it is written.
 pub fn render_conversation_in_pieces(
     conversation: &Conversation,
     opts: &RenderOptions,
+    open: &[DocKey],
     piece_bytes: usize,
     mut emit: impl FnMut(&str),
 ) {
     let mut out = String::with_capacity(piece_bytes.min(1 << 16) + 4096);
-    render_into(conversation, opts, &mut out, |out| {
+    render_into(conversation, opts, open, &mut out, |out| {
         if out.len() >= piece_bytes {
             emit(out);
             out.clear();
@@ -157,18 +176,31 @@ pub fn render_conversation_in_pieces(
     emit(&out);
 }
 
-/// Writes the conversation into `out`, calling `between` before each document.
+/// Writes the conversation into `out`, calling `between` before each document; the
+/// documents in `open` are still growing (sorted here when they are not).
 fn render_into(
     conversation: &Conversation,
     opts: &RenderOptions,
+    open: &[DocKey],
     out: &mut String,
     mut between: impl FnMut(&mut String),
 ) {
+    let sorted;
+    let open = if open.is_sorted() {
+        open
+    } else {
+        sorted = {
+            let mut v = open.to_vec();
+            v.sort_unstable();
+            v
+        };
+        &sorted
+    };
     out.raw(CONVERSATION_OPEN);
     for i in 0..conversation.turns.len() {
         // A sub-agent's run is written inside the call that started it.
         if conversation.subagent_parent(i).is_none() {
-            render_turn_into(conversation, i, opts, out, &mut between);
+            render_turn_into(conversation, i, opts, open, out, &mut between);
         }
     }
     out.raw(CONVERSATION_CLOSE);

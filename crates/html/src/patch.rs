@@ -31,6 +31,7 @@ use std::collections::HashMap;
 use crate::document::SUBAGENT_RUN_OPEN;
 use crate::escape::{Markup, push_escaped};
 use crate::parts::{Attr, Part, Tag};
+use crate::preview::PreviewOut;
 use crate::turn::{RUN_CLOSE, TURN_CLOSE};
 use crate::{CONVERSATION_CLOSE, CONVERSATION_OPEN};
 
@@ -474,7 +475,7 @@ enum Segment {
 
 /// A part's content: finished HTML and the elements its builder has open.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-struct PartModel {
+pub(crate) struct PartModel {
     html: String,
     open: Vec<OpenModel>,
 }
@@ -499,8 +500,44 @@ fn element_html(e: &OpenModel) -> String {
     s
 }
 
+/// What the part's builder does with the element and text patches (and what the
+/// preview writes when `html()` shows an open block as the patches do).
+impl PreviewOut for PartModel {
+    fn open(&mut self, tag: Tag) {
+        let e = OpenModel {
+            tag,
+            attrs: Vec::new(),
+            inner: String::new(),
+        };
+        if tag.is_void() {
+            self.sink().push_str(&element_html(&e));
+        } else {
+            self.open.push(e);
+        }
+    }
+
+    fn attr(&mut self, attr: Attr, value: &str) {
+        if let Some(e) = self.open.last_mut() {
+            e.attrs.retain(|(a, _)| *a != attr);
+            e.attrs.push((attr, value.to_owned()));
+        }
+    }
+
+    fn text(&mut self, text: &str) {
+        push_escaped(self.sink(), text);
+    }
+
+    fn close(&mut self) {
+        if let Some(e) = self.open.pop() {
+            let html = element_html(&e);
+            self.sink().push_str(&html);
+        }
+    }
+}
+
 impl PartModel {
-    fn html(&self) -> String {
+    /// The part's HTML: what is finished, and the open elements closed.
+    pub(crate) fn html(&self) -> String {
         let mut inner = String::new();
         for e in self.open.iter().rev() {
             let mut e = e.clone();
@@ -686,20 +723,7 @@ impl PageModel {
                 tag,
             } => {
                 if let Some(p) = self.part_mut(*turn, *index, *part) {
-                    if tag.is_void() {
-                        let e = OpenModel {
-                            tag: *tag,
-                            attrs: Vec::new(),
-                            inner: String::new(),
-                        };
-                        p.sink().push_str(&element_html(&e));
-                    } else {
-                        p.open.push(OpenModel {
-                            tag: *tag,
-                            attrs: Vec::new(),
-                            inner: String::new(),
-                        });
-                    }
+                    p.open(*tag);
                 }
             }
             Patch::SetAttr {
@@ -709,12 +733,8 @@ impl PageModel {
                 attr,
                 value,
             } => {
-                if let Some(e) = self
-                    .part_mut(*turn, *index, *part)
-                    .and_then(|p| p.open.last_mut())
-                {
-                    e.attrs.retain(|(a, _)| a != attr);
-                    e.attrs.push((*attr, value.clone()));
+                if let Some(p) = self.part_mut(*turn, *index, *part) {
+                    p.attr(*attr, value);
                 }
             }
             Patch::AppendText {
@@ -724,15 +744,12 @@ impl PageModel {
                 text,
             } => {
                 if let Some(p) = self.part_mut(*turn, *index, *part) {
-                    push_escaped(p.sink(), text);
+                    PreviewOut::text(p, text);
                 }
             }
             Patch::CloseElement { turn, index, part } => {
                 if let Some(p) = self.part_mut(*turn, *index, *part) {
-                    if let Some(e) = p.open.pop() {
-                        let html = element_html(&e);
-                        p.sink().push_str(&html);
-                    }
+                    PreviewOut::close(p);
                 }
             }
         }

@@ -5,6 +5,7 @@ mod bad_input;
 mod cursor_store;
 mod history;
 mod markdown_export;
+mod one_page;
 mod progress_golden;
 mod render_golden;
 mod render_invariance;

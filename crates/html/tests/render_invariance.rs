@@ -61,7 +61,7 @@ fn the_page_in_pieces_is_the_page() {
         let whole = render_conversation(stream.conversation(), &opts);
         for piece_bytes in [0, 1, 300, usize::MAX] {
             let mut pieces = Vec::new();
-            render_conversation_in_pieces(stream.conversation(), &opts, piece_bytes, |p| {
+            render_conversation_in_pieces(stream.conversation(), &opts, &[], piece_bytes, |p| {
                 pieces.push(p.to_owned())
             });
             let documents = stream.conversation().documents().count();

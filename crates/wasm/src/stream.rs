@@ -398,8 +398,9 @@ impl JsDocStream {
             .map_err(|e| js_error("DS_INTERNAL", &e.to_string()))
     }
 
-    /// The conversation element's HTML, rendered from the state at once: what applying
-    /// every patch gives once the stream is finished.
+    /// The conversation element's HTML, rendered from the state at once: at any moment
+    /// what applying every patch of the state so far gives (an open Markdown block as
+    /// its preview shows it, an unclosed `**` already bold).
     ///
     /// Handed over in pieces joined by JavaScript (a rope, no copy), so the page never
     /// has to fit in WebAssembly memory beside the conversation.
@@ -408,6 +409,7 @@ impl JsDocStream {
         render_conversation_in_pieces(
             self.inner.conversation(),
             self.view.options(),
+            &self.inner.open_documents(),
             HTML_PIECE_BYTES,
             |piece| html = html.concat(&js_string(piece)),
         );

@@ -10,6 +10,14 @@
 //! (a `messages` array in one is a checkpoint of the whole history), and
 //! `{"$rewindTo": id}` when the user rewound to before message `id`.
 //!
+//! A checkpoint is the CLI's history as it now stands (its loader reads the last one
+//! instead of the messages before it). When the user stops a prompt, or its request
+//! fails, the CLI rolls its history back to before the prompt (`rollback` then
+//! `updateMessagesFromHistory` in `geminiChat.ts`): the checkpoint then lacks the
+//! prompt and what followed it. Those turns are a branch left, folded and marked at
+//! their fork as a `$rewindTo`'s are (with the lines, such as "Request cancelled.", that
+//! the CLI records before the next message).
+//!
 //! A message is `{id, timestamp, type, content, displayContent?}`; `user` messages are
 //! prompts (a `user` message holding only `functionResponse` parts is the CLI's own
 //! record of tool results, already in the calls), `gemini` messages carry `thoughts`,
@@ -47,6 +55,15 @@ pub(in crate::formats) struct GeminiChat {
     /// (its acknowledgement, the turns it kept) are history already shown, up to the
     /// checkpoint (`$set` with `messages`) that ends the compression.
     replaying: bool,
+    /// The `user` and `gemini` messages of the CLI's history as it stands, in order,
+    /// each with whether the CLI keeps it when it loads the history again (it leaves out
+    /// empty messages and command lines): a checkpoint without a tail of these rolled
+    /// them back.
+    history: Vec<(String, bool)>,
+    /// Where a rollback forked (the turn count before its first message): marked when
+    /// the next message of the history comes, so that the lines recorded after the
+    /// rollback ("Request cancelled.") stay in the branch they end.
+    rolled_back: Option<usize>,
 }
 
 /// What was shown of the last message.
@@ -202,6 +219,8 @@ struct Parts {
     thought: String,
     /// It held a `functionResponse` part.
     responses: bool,
+    /// It held a `functionCall` part.
+    calls: bool,
 }
 
 impl Parts {
@@ -225,6 +244,9 @@ impl Parts {
                 let text = v.get("text").as_str();
                 if v.get("functionResponse").as_object().is_some() {
                     self.responses = true;
+                }
+                if v.get("functionCall").as_object().is_some() {
+                    self.calls = true;
                 }
                 match text {
                     Some(t) if v.get("thought").as_bool() == Some(true) => {
@@ -287,6 +309,7 @@ impl Adapter for GeminiChat {
     }
 
     fn finish(&mut self, n: &mut dyn Sink) {
+        self.mark_rollback(n);
         end_open_response(n);
     }
 }
@@ -317,10 +340,69 @@ impl GeminiChat {
             title(summary, n);
         }
         if let Some(messages) = messages {
+            if !self.replaying {
+                self.rollback(messages);
+            }
             for m in messages {
                 self.message(m, p, n);
             }
             self.replaying = false;
+            // The checkpoint is the history now (a compression's summary and the turns
+            // it kept included).
+            let keeps: HashMap<&str, bool> = self
+                .history
+                .iter()
+                .map(|(id, k)| (id.as_str(), *k))
+                .collect();
+            self.history = messages
+                .iter()
+                .filter_map(|m| m.get("id").as_str())
+                .filter_map(|id| Some((id.to_owned(), *keeps.get(id)?)))
+                .collect();
+        }
+    }
+
+    /// A checkpoint that lacks a tail of the history (and keeps the rest as it was, in
+    /// order): the CLI rolled those messages back. A compression, which replaces the
+    /// history with its summary, is none.
+    fn rollback(&mut self, messages: &[Tree<'_>]) {
+        let kept: Vec<&str> = self
+            .history
+            .iter()
+            .filter(|(_, keeps)| *keeps)
+            .map(|(id, _)| id.as_str())
+            .collect();
+        if kept.is_empty() || messages.iter().any(is_compression_summary) {
+            return;
+        }
+        let known: std::collections::HashSet<&str> = kept.iter().copied().collect();
+        let mut still = 0;
+        for id in messages.iter().filter_map(|m| m.get("id").as_str()) {
+            if !known.contains(id) {
+                continue;
+            }
+            if kept.get(still) != Some(&id) {
+                return; // not the history's start, in order: no rollback
+            }
+            still += 1;
+        }
+        let Some(&fork) = kept.get(still) else {
+            return;
+        };
+        let Some(&turns) = self.marks.get(fork) else {
+            return;
+        };
+        self.rolled_back = Some(self.rolled_back.map_or(turns, |t| t.min(turns)));
+        if let Some(at) = self.history.iter().position(|(id, _)| id == fork) {
+            self.history.truncate(at);
+        }
+        self.last = None;
+    }
+
+    /// Marks the branch a rollback left, once.
+    fn mark_rollback(&mut self, n: &mut dyn Sink) {
+        if let Some(turns) = self.rolled_back.take() {
+            n.apply(Event::Rewind { turns });
         }
     }
 
@@ -328,9 +410,12 @@ impl GeminiChat {
     /// started is marked rewound, replaced by what follows.
     fn rewind(&mut self, to: &str, n: &mut dyn Sink) {
         // The CLI clears the whole history when the id is not found.
+        self.mark_rollback(n);
         let Some(turns) = self.marks.get(to).copied().or(self.start) else {
             return;
         };
+        let at = self.history.iter().position(|(id, _)| id == to);
+        self.history.truncate(at.unwrap_or(0));
         n.apply(Event::Rewind { turns });
         self.last = None;
         self.replaying = false;
@@ -347,6 +432,19 @@ impl GeminiChat {
             // An earlier message recorded again (a checkpoint, or tool output masked
             // later): it was shown as it was.
             return;
+        }
+        let in_history = matches!(m.kind, Some("user" | "gemini"));
+        if in_history {
+            let keeps = kept_on_reload(&m);
+            match self.history.last_mut() {
+                Some((id, k)) if again && id.as_str() == m.id => *k = keeps,
+                _ if again => {}
+                _ => {
+                    // A message of the history after a rollback: the branch left ends.
+                    self.mark_rollback(n);
+                    self.history.push((m.id.to_owned(), keeps));
+                }
+            }
         }
         if !again {
             let turns = n.turn_count();
@@ -490,6 +588,37 @@ impl GeminiChat {
         }
         n.apply(Event::tool_end(call.id.to_owned(), outcome(call, status)));
     }
+}
+
+/// Whether the CLI keeps a `user` or `gemini` message in the history it loads again
+/// (`convertSessionToClientHistory`): not an empty message, nor a command line (`/…`,
+/// `?…`) or the context it sets up.
+fn kept_on_reload(m: &Message<'_, '_>) -> bool {
+    let content = Parts::of(m.content);
+    match m.kind {
+        Some("user") => {
+            let t = content.text.trim();
+            !(t.is_empty()
+                || t.starts_with(['/', '?'])
+                || t.starts_with("<session_context>")
+                || t.starts_with("<hook_context>"))
+        }
+        _ => {
+            !content.text.is_empty()
+                || !content.thought.is_empty()
+                || content.calls
+                || !m.thoughts.is_empty()
+                || !m.calls.is_empty()
+        }
+    }
+}
+
+/// A `user` message holding a compression's summary.
+fn is_compression_summary(v: &Tree<'_>) -> bool {
+    v.get("type").as_str() == Some("user")
+        && Parts::of(Some(v.get("content")))
+            .text
+            .contains("<state_snapshot>")
 }
 
 /// What a call that ran gave: its status, and its output (for a shell command, the

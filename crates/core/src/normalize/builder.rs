@@ -197,6 +197,13 @@ impl Builder {
         self.changes.close(key);
     }
 
+    /// The documents still growing, in document order.
+    pub(crate) fn open_documents(&self) -> Vec<DocKey> {
+        let mut open = self.growing.clone();
+        open.sort_unstable();
+        open
+    }
+
     /// Closes every document still growing.
     pub(crate) fn close_all(&mut self) {
         for key in std::mem::take(&mut self.growing) {

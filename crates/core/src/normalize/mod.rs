@@ -120,6 +120,11 @@ impl Normalizer {
         self.b.changes.take()
     }
 
+    /// The documents that may still grow, in document order.
+    pub(crate) fn open_documents(&self) -> Vec<DocKey> {
+        self.b.open_documents()
+    }
+
     /// The changes made since the last take.
     pub(crate) fn changes(&self) -> &Changes {
         &self.b.changes

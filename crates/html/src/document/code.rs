@@ -41,7 +41,7 @@ fn start_and_language(doc: &Document) -> (u64, &str) {
     }
 }
 
-pub(super) fn render(doc: &Document, opts: &RenderOptions, out: &mut String) {
+pub(super) fn render(doc: &Document, growing: bool, opts: &RenderOptions, out: &mut String) {
     let (start, language) = start_and_language(doc);
     out.raw("<figure class=\"ds-code-figure\"><figcaption>");
     HEAD.wrap(out, |out| head(doc, line_count(doc.text()), opts, out));
@@ -61,7 +61,11 @@ pub(super) fn render(doc: &Document, opts: &RenderOptions, out: &mut String) {
     });
     OPEN.wrap(out, |out| {
         if last < text.len() {
-            code_line(out, n, &text[last..]);
+            match growing {
+                // Shown as it streams, a carriage return before its newline included.
+                true => line_as_is(out, n, &text[last..]),
+                false => code_line(out, n, &text[last..]),
+            }
         }
     });
     out.raw("</code></pre>\n</figure>\n");
@@ -69,7 +73,11 @@ pub(super) fn render(doc: &Document, opts: &RenderOptions, out: &mut String) {
 
 /// One numbered line (without its newline).
 pub(crate) fn code_line(out: &mut String, n: u64, line: &str) {
-    let line = line.strip_suffix('\r').unwrap_or(line);
+    line_as_is(out, n, line.strip_suffix('\r').unwrap_or(line));
+}
+
+/// One numbered line as given.
+fn line_as_is(out: &mut String, n: u64, line: &str) {
     out.raw("<span class=\"ds-line\" data-ln=\"")
         .num(n)
         .raw("\">")

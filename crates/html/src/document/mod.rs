@@ -68,22 +68,25 @@ pub(crate) fn layout(doc: &Document) -> Layout {
 /// Renders one document's element (a call that started a sub-agent with its run's
 /// element empty: the run is a turn of its own, see [`render_document_with_run`]).
 pub(crate) fn render_document(doc: &Document, opts: &RenderOptions, out: &mut String) {
-    render_document_with_run(doc, opts, out, &mut |_| {});
+    render_document_with_run(doc, false, opts, out, &mut |_| {});
 }
 
 /// Renders one document's element; for a call that started a sub-agent, `run` writes
-/// the run's turn inside it.
+/// the run's turn inside it. A `growing` document (one the stream may still append to)
+/// is shown as the incremental view shows it mid-stream: a Markdown text's open block
+/// as its preview, a code document's open line as it arrived.
 pub(crate) fn render_document_with_run(
     doc: &Document,
+    growing: bool,
     opts: &RenderOptions,
     out: &mut String,
     run: &mut dyn FnMut(&mut String),
 ) {
     open(doc, out);
     match &doc.meta {
-        Meta::Text(m) => text::render(doc, m, opts, out),
-        Meta::Thinking(m) => thinking::render(doc, m, opts, out),
-        Meta::CodeBlock(_) | Meta::CodeReference(_) => code::render(doc, opts, out),
+        Meta::Text(m) => text::render(doc, m, growing, opts, out),
+        Meta::Thinking(m) => thinking::render(doc, m, growing, opts, out),
+        Meta::CodeBlock(_) | Meta::CodeReference(_) => code::render(doc, growing, opts, out),
         Meta::FileEdit(m) => file_edit::render(doc, m, opts, out),
         Meta::TerminalCommand(m) => terminal::render(m, opts, out),
         Meta::ToolCall(m) => tool_call::render(doc, m, opts, out, run),

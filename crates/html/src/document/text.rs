@@ -3,11 +3,13 @@
 
 use super::{code_line, copy_button};
 use crate::RenderOptions;
-use crate::blocks::split_points;
+use crate::blocks::{BlockScanner, split_points};
 use crate::escape::Markup;
 use crate::labels::{Label, label};
 use crate::markdown::{Slugs, render_markdown_into};
 use crate::parts::{Part, Slot};
+use crate::patch::PartModel;
+use crate::preview::Preview;
 use docstream_model::{Document, TextFormat, TextMeta};
 
 /// The finished blocks' element.
@@ -24,7 +26,13 @@ pub(crate) const TAIL: Slot = Slot {
     class: "ds-tail",
 };
 
-pub(super) fn render(doc: &Document, meta: &TextMeta, opts: &RenderOptions, out: &mut String) {
+pub(super) fn render(
+    doc: &Document,
+    meta: &TextMeta,
+    growing: bool,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
     if meta.format == TextFormat::Plain {
         BLOCKS.wrap(out, |_| {});
         out.raw("\n");
@@ -41,7 +49,10 @@ pub(super) fn render(doc: &Document, meta: &TextMeta, opts: &RenderOptions, out:
     if meta.format == TextFormat::Json {
         return json(doc, opts, out);
     }
-    render_blocks_of(doc.text(), &doc.id, opts, out);
+    match growing {
+        true => render_growing_blocks_of(doc.text(), &doc.id, opts, out),
+        false => render_blocks_of(doc.text(), &doc.id, opts, out),
+    }
 }
 
 /// An answer that is one JSON value: pretty-printed in a code figure marked as JSON
@@ -85,5 +96,39 @@ pub(crate) fn render_blocks_of(
     TAIL.wrap(out, |out| {
         render_markdown_into(&text[from..], &md, &mut slugs, out)
     });
+    out.raw("\n");
+}
+
+/// The blocks and tail parts of a Markdown text that is still growing, as the
+/// incremental renderer shows them: the blocks that ended (split where it splits them
+/// as the text grows: complete lines judged, the last one not yet), and the open block
+/// as its preview shows it (an unclosed `**` already bold, no half-arrived link
+/// target), built as the page builds it from the preview's patches.
+pub(crate) fn render_growing_blocks_of(
+    text: &str,
+    anchor_prefix: &str,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
+    let md = opts.markdown(anchor_prefix);
+    let mut slugs = Slugs::default();
+    let mut scanner = BlockScanner::default();
+    let mut points = Vec::new();
+    scanner.feed(text, &mut points);
+    if scanner.has_reference_definition() {
+        // A definition changes links before it: the text streams as one block.
+        points.clear();
+    }
+    let mut from = 0;
+    BLOCKS.wrap(out, |out| {
+        for p in points {
+            render_markdown_into(&text[from..p], &md, &mut slugs, out);
+            from = p;
+        }
+    });
+    out.raw("\n");
+    let mut tail = PartModel::default();
+    Preview::default().feed(&text[from..], &mut tail);
+    TAIL.wrap(out, |out| out.push_str(&tail.html()));
     out.raw("\n");
 }

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use pulldown_cmark::{Event, Options, Parser};
 
 use super::l;
-use super::text::render_blocks_of;
+use super::text::{render_blocks_of, render_growing_blocks_of};
 use crate::RenderOptions;
 use crate::escape::Markup;
 use crate::facts::push_duration;
@@ -27,12 +27,20 @@ const PREVIEW_CHARS: usize = 100;
 /// the same however long the text grows.
 const PREVIEW_WINDOW: usize = 4096;
 
-pub(super) fn render(doc: &Document, meta: &ThinkingMeta, opts: &RenderOptions, out: &mut String) {
+pub(super) fn render(
+    doc: &Document,
+    meta: &ThinkingMeta,
+    growing: bool,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
     out.raw("<details class=\"ds-thinking-body\"><summary>");
     HEAD.wrap(out, |out| head(doc, meta, opts, out));
     out.raw("</summary>\n");
-    if !meta.redacted {
-        render_blocks_of(doc.text(), &doc.id, opts, out);
+    match (meta.redacted, growing) {
+        (true, _) => {}
+        (false, true) => render_growing_blocks_of(doc.text(), &doc.id, opts, out),
+        (false, false) => render_blocks_of(doc.text(), &doc.id, opts, out),
     }
     out.raw("</details>\n");
 }
