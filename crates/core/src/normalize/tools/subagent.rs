@@ -72,7 +72,8 @@ fn reported_facts(data: &Value) -> RunFacts {
             .map(str::to_owned)
     };
     RunFacts {
-        agent_id: text("agentId"),
+        // Codex's `spawn_agent` gives the spawned thread's id as `agent_id`.
+        agent_id: text("agentId").or_else(|| text("agent_id")),
         status: text("status"),
         tokens: number("totalTokens"),
         tool_uses: number("totalToolUseCount"),
@@ -140,7 +141,10 @@ fn first_words(prompt: Option<&str>) -> String {
 /// `subagentType` object, `{custom: {name}}` or `{custom: name}` for an agent the user
 /// defined, else keyed by the kind (`{explore: {}}`; `unspecified` names none).
 fn agent_type(args: &Value) -> Option<String> {
-    let named = match field(args, &["subagent_type", "subagentType", "agentType"])? {
+    let named = match field(
+        args,
+        &["subagent_type", "subagentType", "agentType", "agent_type"],
+    )? {
         Value::String(s) => s.as_str(),
         Value::Object(kind) => match kind.iter().next().map(|(k, v)| (k.as_str(), v))? {
             ("custom", Value::String(name)) => name.as_str(),
