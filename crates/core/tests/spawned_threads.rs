@@ -116,3 +116,66 @@ fn the_parents_spawn_call_names_the_child_thread() {
     // The collab events repeat the calls: bookkeeping, not "not understood".
     assert_eq!(c.stats.unknown_events, 0);
 }
+
+/// The child file with its copy's end replaced by `line` (or by nothing).
+fn child_ending_copy_with(line: Option<&str>) -> Vec<u8> {
+    let text = String::from_utf8(read("spawned_child.jsonl")).unwrap();
+    let mut out = String::new();
+    for l in text.lines() {
+        if l.contains("You are the newly spawned agent") {
+            if let Some(line) = line {
+                out.push_str(line);
+                out.push('\n');
+            }
+        } else {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out.into_bytes()
+}
+
+#[test]
+fn a_message_from_another_agent_also_ends_the_copy() {
+    let input = child_ending_copy_with(Some(
+        r#"{"timestamp":"2025-11-03T14:00:05.500Z","type":"inter_agent_communication_metadata","payload":{"trigger_turn":true}}"#,
+    ));
+    for (name, cuts) in chunkings(input.len()) {
+        let stream = feed(&input, Some(Format::CodexSession), &cuts);
+        let c = stream.conversation();
+        let prompts: Vec<_> = c
+            .turns
+            .iter()
+            .filter_map(|t| match t {
+                Turn::User(u) => Some(u),
+                Turn::Assistant(_) => None,
+            })
+            .collect();
+        assert_eq!(prompts.len(), 1, "{name}: {prompts:#?}");
+        let by = prompts[0].spawned_by.as_ref().expect("spawned_by");
+        assert_eq!(
+            (by.call_id.as_deref(), by.parent_history),
+            (None, Some(1)),
+            "{name}"
+        );
+        assert_eq!(c.stats.unknown_events, 0, "{name}");
+    }
+}
+
+#[test]
+fn a_copy_that_never_ends_is_said_not_shown_as_the_childs() {
+    let input = child_ending_copy_with(None);
+    let stream = feed(&input, Some(Format::CodexSession), &[]);
+    let c = stream.conversation();
+    assert!(
+        c.turns.iter().all(|t| !matches!(t, Turn::User(_))),
+        "no prompt of the parent's is the child's: {:#?}",
+        c.turns
+    );
+    let said: Vec<&str> = c.documents().map(|d| d.text()).collect();
+    assert!(
+        said.iter()
+            .any(|t| t.contains("does not mark where its own work begins")),
+        "{said:?}"
+    );
+}
