@@ -176,6 +176,12 @@ pub enum Label {
     Rewound,
     RewoundReplacedBy,
     RewoundByResponse,
+    // Spawned threads (issue 37).
+    SpawnedByThread,
+    SpawnCall,
+    PromptOne,
+    BeganFromParentHistory,
+    NotRepeatedHere,
 }
 
 /// The text of a label in a locale.
@@ -327,6 +333,14 @@ pub fn label(locale: Locale, key: Label) -> &'static str {
             "Rewound — replaced by the response that follows",
             "Zurückgespult — ersetzt durch die folgende Antwort",
         ),
+        SpawnedByThread => ("Spawned by thread", "Gestartet von Thread"),
+        SpawnCall => ("call", "Aufruf"),
+        PromptOne => ("prompt", "Auftrag"),
+        BeganFromParentHistory => (
+            "began from its parent's history",
+            "begann mit dem Verlauf des aufrufenden Agenten",
+        ),
+        NotRepeatedHere => ("not repeated here", "hier nicht wiederholt"),
     };
     match locale {
         Locale::En => en,

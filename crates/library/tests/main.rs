@@ -1,3 +1,4 @@
 //! The tests of this crate, one binary (a module a file).
 
 mod library;
+mod threads;
