@@ -176,6 +176,8 @@ pub enum Label {
     Rewound,
     RewoundReplacedBy,
     RewoundByResponse,
+    // Sources that record no times (issue 38).
+    NotRecorded,
 }
 
 /// The text of a label in a locale.
@@ -326,6 +328,10 @@ pub fn label(locale: Locale, key: Label) -> &'static str {
         RewoundByResponse => (
             "Rewound — replaced by the response that follows",
             "Zurückgespult — ersetzt durch die folgende Antwort",
+        ),
+        NotRecorded => (
+            "not recorded (the source keeps no times)",
+            "nicht aufgezeichnet (die Quelle speichert keine Zeiten)",
         ),
     };
     match locale {

@@ -11,12 +11,13 @@ use docstream_html::{RenderOptions, render_conversation};
 use serde_json::{Value, json};
 use support::{assert_errors_at, error_details, feed, json, lines, texts};
 
-const FORMATS: [Format; 5] = [
+const FORMATS: [Format; 6] = [
     Format::CodexExecJson,
     Format::CodexSession,
     Format::GeminiCliStreamJson,
     Format::GeminiCliJson,
     Format::CopilotCliEvents,
+    Format::CursorAgentTranscript,
 ];
 
 fn record(kind: &str, payload: Value) -> Value {

@@ -193,6 +193,12 @@ impl<H: Clone> Catalog<H> {
             .map(|p| one_line(p, 100))
             .unwrap_or_else(|| path.clone());
         e.read_from(&d);
+        if format == Some(Format::CursorAgentTranscript) {
+            e.no_times = true;
+            if e.project.is_none() {
+                e.project = cursor_project(&path);
+            }
+        }
         self.loose.push(Loose {
             kind,
             path,
@@ -372,8 +378,29 @@ pub fn order<S>(mut items: Vec<(Entry, S)>) -> Vec<(Entry, S)> {
     out
 }
 
+/// The project of a Cursor agent transcript at `path` (`/`- or `\`-separated, as
+/// listed): the folder Cursor named after the workspace, above `agent-transcripts`
+/// (`home-dev-shop` for `/home/dev/shop`; the name is Cursor's, kept as it is: the
+/// dashes it put for `/` cannot be told from the workspace's own).
+fn cursor_project(path: &str) -> Option<String> {
+    let parts: Vec<&str> = path.split(['/', '\\']).collect();
+    let at = parts.iter().rposition(|p| *p == "agent-transcripts")?;
+    let project = parts.get(at.checked_sub(1)?)?;
+    (!project.is_empty() && *project != "." && *project != "..").then(|| (*project).to_owned())
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_cursor_transcripts_project_is_the_folder_cursor_named() {
+        let p = "home-dev-shop/agent-transcripts/ab/ab.jsonl";
+        assert_eq!(super::cursor_project(p).as_deref(), Some("home-dev-shop"));
+        let sub = "projects\\x-y\\agent-transcripts\\ab\\subagents\\cd.jsonl";
+        assert_eq!(super::cursor_project(sub).as_deref(), Some("x-y"));
+        assert_eq!(super::cursor_project("agent-transcripts/ab/ab.jsonl"), None);
+        assert_eq!(super::cursor_project("ab/ab.jsonl"), None);
+    }
+
     use super::*;
 
     #[test]
