@@ -15,7 +15,7 @@
 //! results: none is made up. A call without its result says so ("no result recorded").
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
+use std::collections::{HashSet, VecDeque};
 
 use serde_json::{Map, Value};
 use serde_json_borrow::Value as Tree;
@@ -48,9 +48,11 @@ pub(super) fn is_line_type(kind: &str) -> bool {
 /// The transcript's state.
 #[derive(Default)]
 pub(in crate::formats) struct CursorAgent {
-    /// Calls started and not ended, oldest first: a `tool_result` without an id (or
-    /// with one no call has) ends the oldest.
-    open: VecDeque<String>,
+    /// Calls started, oldest first (an id no longer in `open` has ended): a
+    /// `tool_result` without an id ends the oldest still open.
+    order: VecDeque<String>,
+    /// The calls started and not ended.
+    open: HashSet<String>,
     /// Context Cursor added in user messages of their own, for the next prompt.
     context: Vec<Attachment>,
     /// The last thing shown was text: the next text starts a new paragraph.
@@ -214,11 +216,12 @@ impl CursorAgent {
                     match patch {
                         // One file edit per file (and hunk) the patch changes.
                         Some(patch) => {
-                            let ids = apply_patch::start(&id, &patch, &name, input, n);
-                            self.open.extend(ids);
+                            for id in apply_patch::start(&id, &patch, &name, input, n) {
+                                self.opened(id);
+                            }
                         }
                         None => {
-                            self.open.push_back(id.clone());
+                            self.opened(id.clone());
                             n.apply(Event::tool_start(id, name, input));
                         }
                     }
@@ -235,15 +238,27 @@ impl CursorAgent {
         }
     }
 
-    /// A tool's result: to the call it names, else to the oldest open call.
+    fn opened(&mut self, id: String) {
+        if self.open.insert(id.clone()) {
+            self.order.push_back(id);
+        }
+    }
+
+    /// A tool's result: to the call it names, else to the oldest open call (each in
+    /// constant time, amortised: ended calls leave `order` as they are passed).
     fn result(&mut self, id: Option<String>, content: String, is_error: bool, n: &mut dyn Sink) {
-        let at = id
-            .as_ref()
-            .and_then(|id| self.open.iter().position(|c| c == id));
-        let call = match (at, id) {
-            (Some(i), _) => self.open.remove(i),
-            (None, Some(id)) => Some(id),
-            (None, None) => self.open.pop_front(),
+        let call = match id {
+            Some(id) => {
+                self.open.remove(&id);
+                Some(id)
+            }
+            None => loop {
+                match self.order.pop_front() {
+                    Some(c) if self.open.remove(&c) => break Some(c),
+                    Some(_) => continue,
+                    None => break None,
+                }
+            },
         };
         let Some(call) = call else {
             n.apply(Event::Unknown);
@@ -268,6 +283,7 @@ impl CursorAgent {
     /// request the user aborted is an interruption).
     fn end_turn(&mut self, end: TurnEnd, n: &mut dyn Sink) {
         self.open.clear();
+        self.order.clear();
         self.after_text = false;
         let status = end.status.as_deref().unwrap_or("success");
         if status == "success" && end.error.is_none() {
@@ -393,7 +409,16 @@ impl Prompt {
         let mut rest = text;
         while !rest.trim().is_empty() {
             let start = rest.trim_start();
-            if let Some((tag, body, after)) = section(start) {
+            if start.starts_with('<') {
+                // A tag that does not close makes the rest words: each byte is
+                // searched for a closing tag at most once.
+                let Some((tag, body, after)) = section(start) else {
+                    if !loose.is_empty() {
+                        loose.push('\n');
+                    }
+                    loose.push_str(start.trim_end());
+                    break;
+                };
                 if tag == "user_query" {
                     queries.push(body.trim());
                 } else {
@@ -506,6 +531,65 @@ mod tests {
         let only = Prompt::of("<agent_skills>\nlist\n</agent_skills>");
         assert_eq!(only.typed, None);
         assert_eq!(only.context.len(), 1);
+    }
+
+    /// Words before the tags are typed words too; hostile text costs linear time.
+    #[test]
+    fn prompts_of_any_shape_are_read_in_linear_time() {
+        let p = Prompt::of("Please look.\n<user_query>Fix it.</user_query>\n<rules>r</rules>");
+        assert_eq!(p.typed.as_deref(), Some("Fix it.\n\nPlease look."));
+        assert_eq!(p.context.len(), 1);
+        let start = std::time::Instant::now();
+        let many = "<a>\n".repeat(200_000);
+        let p = Prompt::of(&many);
+        assert_eq!(p.typed.map(|t| t.len()), Some(many.trim_end().len()));
+        let closed = "<a>x</a>\n".repeat(100_000) + &"<b>".repeat(100_000);
+        assert_eq!(Prompt::of(&closed).context.len(), 100_000);
+        assert!(start.elapsed().as_secs() < 5, "{:?}", start.elapsed());
+    }
+
+    /// Results end their calls in constant time each, by id or the oldest open.
+    #[test]
+    fn results_end_calls_by_id_or_oldest_first() {
+        use crate::model::{Conversation, Meta};
+        use crate::{DocStream, Options};
+        let read = |input: &str| -> Conversation {
+            let mut s = DocStream::new(Options::default());
+            s.push(input.as_bytes()).unwrap();
+            s.finish().unwrap();
+            s.into_conversation()
+        };
+        let c = read(concat!(
+            r#"{"role":"user","message":{"content":"go"}}"#,
+            "\n",
+            r#"{"role":"assistant","message":{"content":[{"type":"tool_use","id":"a","name":"Shell","input":{"command":"true"}},{"type":"tool_use","name":"Shell","input":{"command":"false"}}]}}"#,
+            "\n",
+            r#"{"role":"user","message":{"content":[{"type":"tool_result","tool_use_id":"a","content":"ok"},{"type":"tool_result","content":"boom","is_error":true}]}}"#,
+            "\n",
+        ));
+        let runs: Vec<Option<CallStatus>> = c
+            .documents()
+            .filter_map(|d| match &d.meta {
+                Meta::TerminalCommand(m) => Some(m.status),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(runs, [Some(CallStatus::Success), Some(CallStatus::Error)]);
+        // Many calls, and as many results naming no call: still quick.
+        let start = std::time::Instant::now();
+        let uses: Vec<String> = (0..20_000)
+            .map(|i| format!(r#"{{"type":"tool_use","id":"c{i}","name":"x","input":{{}}}}"#))
+            .collect();
+        let results: Vec<String> = (0..20_000)
+            .map(|i| format!(r#"{{"type":"tool_result","tool_use_id":"z{i}","content":""}}"#))
+            .collect();
+        let input = format!(
+            "{{\"role\":\"assistant\",\"message\":{{\"content\":[{}]}}}}\n{{\"role\":\"user\",\"message\":{{\"content\":[{}]}}}}\n",
+            uses.join(","),
+            results.join(",")
+        );
+        let _ = read(&input);
+        assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());
     }
 
     #[test]
