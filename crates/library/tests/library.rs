@@ -404,6 +404,13 @@ fn a_cursor_projects_folder_lists_each_agent_transcript() {
     let s = by_id(entries, &sub);
     assert_eq!(s.title, "Delete the old fixtures and regenerate them.");
     assert!(s.no_times);
+    // The sub-agent's transcript is listed right after its session's, linked both ways.
+    assert_eq!(ids(entries), [main.as_str(), sub.as_str()]);
+    assert_eq!(e.children, [sub.as_str()]);
+    assert_eq!(
+        s.parent.as_ref().map(|p| p.conversation.as_str()),
+        Some(main.as_str())
+    );
     let c = lib.read(&main).unwrap();
     assert_eq!(c.format.as_deref(), Some("cursor-agent-transcript"));
     for t in [
