@@ -816,7 +816,13 @@ fn list(
         // One line per conversation, its fields apart: no tab or newline inside one.
         let field = |s: &str| for_terminal(s, false).into_owned();
         for e in entries {
-            let date = e.created.as_deref().unwrap_or("-");
+            let date = match (&e.created, e.no_times) {
+                (Some(created), _) => created.as_str(),
+                // Said, not left blank: the source records no times (Cursor's agent
+                // transcripts).
+                (None, true) => "no times recorded",
+                (None, false) => "-",
+            };
             let title = match &e.error {
                 Some(err) => format!("{} — error: {err}", e.title),
                 None => e.title.clone(),

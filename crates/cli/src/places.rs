@@ -55,16 +55,26 @@ pub(crate) fn open_all() -> (Vec<Found>, Vec<String>) {
 }
 
 /// `export --out DIR` with no path: each place found to `DIR/<agent>/` (`cursor`,
-/// `claude-code`, …: ids are unique within a place, not across places), one after the
-/// other; exit status 1 when something could not be read.
+/// `claude-code`, …, and `cursor-projects` for Cursor's agent transcripts: ids are
+/// unique within a place, not across places), one after the other; exit status 1
+/// when something could not be read.
 pub(crate) fn export_each(
     args: &Args,
     found: Vec<Found>,
     mut failed: Vec<String>,
 ) -> Result<(), Failure> {
     let out = std::path::Path::new(args.out.as_deref().unwrap_or("."));
+    let mut used = Vec::new();
     for mut place in found {
-        let dir = out.join(slug(place.agent));
+        // An agent with two places (Cursor's app data and its agent transcripts): the
+        // second goes to `<agent>-<its folder>` (`cursor-projects`).
+        let mut name = slug(place.agent);
+        if used.contains(&name) {
+            let folder = place.shown.rsplit(['/', '\\']).next().unwrap_or_default();
+            name = format!("{name}-{folder}");
+        }
+        used.push(name.clone());
+        let dir = out.join(&name);
         match export(args, &mut place.library, &dir, &place.shown) {
             Ok(()) => {}
             Err(Failure::Partial(messages)) => failed.extend(messages),

@@ -18,6 +18,10 @@ fn cli_at_home(home: &Path, args: &[&str]) -> (Option<i32>, String, String) {
         .env_remove("CODEX_HOME")
         .env_remove("XDG_CONFIG_HOME")
         .env_remove("APPDATA")
+        .env_remove("CLAUDE_CONFIG_DIR")
+        .env_remove("GEMINI_CLI_HOME")
+        .env_remove("COPILOT_HOME")
+        .env_remove("CURSOR_CONFIG_DIR")
         .output()
         .unwrap();
     (
@@ -240,4 +244,94 @@ fn codex_home_moves_codex_and_copilot_cli_is_found_in_its_place() {
         .collect();
     assert_eq!(agents, ["Codex", "Copilot CLI"], "{stdout}");
     assert!(!stdout.contains("2025-10-02T10"), "{stdout}");
+}
+
+/// Issue 38: Cursor's agent transcripts are found in `~/.cursor/projects`, listed as
+/// Cursor with their project folder and "no times recorded", and exported beside
+/// Cursor's app data; each agent's own variable moves its place.
+#[test]
+fn cursor_transcripts_and_the_agents_own_variables() {
+    let home = scratch(env!("CARGO_TARGET_TMPDIR"), "places-cursor-transcripts");
+    let id = "3f2a9c1e-5b7d-4e8f-a0b1-c2d3e4f5a6b7";
+    put(
+        &home,
+        &format!(".cursor/projects/home-dev-shop/agent-transcripts/{id}/{id}.jsonl"),
+        &fixture("cursor-agent-transcript/session.jsonl"),
+    );
+    let (code, out, err) = cli_at_home(&home, &["list"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("Cursor: ~/.cursor/projects (found)"), "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.contains(id))
+        .unwrap_or_else(|| panic!("no transcript in:\n{out}"));
+    let fields: Vec<&str> = line.split('\t').collect();
+    assert_eq!(fields[1], "no times recorded", "{line}");
+    assert_eq!(fields[2], "Cursor", "{line}");
+    assert!(
+        line.ends_with("The cart total ignores the discount. Fix it and run the tests."),
+        "{line}"
+    );
+    let (_, out, err) = cli_at_home(&home, &["list", "--json"]);
+    let list: Vec<Value> = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
+    assert_eq!(list.len(), 1, "{out}");
+    assert_eq!(list[0]["project"], "home-dev-shop");
+    assert_eq!(list[0]["noTimes"], true);
+    assert_eq!(list[0]["created"], Value::Null);
+
+    // Export: Cursor's two places do not share a folder.
+    cursor_user_dir(&home.join(".config/Cursor"));
+    let site = home.join("site");
+    let (code, _, err) = cli_at_home(&home, &["export", "--out", site.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    for (dir, text) in [
+        ("cursor", "Louder greeting"),
+        ("cursor-projects", "The cart total ignores the discount"),
+    ] {
+        let index = fs::read_to_string(site.join(dir).join("index.html"))
+            .unwrap_or_else(|e| panic!("{dir}: {e}\n{err}"));
+        assert!(index.contains(text), "{dir}: no {text:?}");
+    }
+
+    // The agents' own variables move their places.
+    let moved = home.join("moved");
+    put(
+        &moved,
+        "claude/projects/-home-dev-app/0f7c2a4e-1b3d-4c5e-8f9a-2b4c6d8e0a1c.jsonl",
+        &fixture("claude-code-transcript/session.jsonl"),
+    );
+    put(
+        &moved,
+        &format!("cursor/projects/p/agent-transcripts/{id}/{id}.jsonl"),
+        &fixture("cursor-agent-transcript/aborted.jsonl"),
+    );
+    fs::create_dir_all(moved.join("gemini-home/.gemini/tmp")).unwrap();
+    fs::create_dir_all(moved.join("copilot/session-state")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_docstream"))
+        .arg("list")
+        .env("HOME", &home)
+        .env("USERPROFILE", &home)
+        .env_remove("CODEX_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("APPDATA")
+        .env("CLAUDE_CONFIG_DIR", moved.join("claude"))
+        .env("GEMINI_CLI_HOME", moved.join("gemini-home"))
+        .env("COPILOT_HOME", moved.join("copilot"))
+        .env("CURSOR_CONFIG_DIR", moved.join("cursor"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    for line in [
+        "Claude Code: ~/moved/claude/projects (found)",
+        "Gemini CLI: ~/moved/gemini-home/.gemini/tmp (found)",
+        "Copilot CLI: ~/moved/copilot/session-state (found)",
+        "Cursor: ~/moved/cursor/projects (found)",
+    ] {
+        assert!(err.contains(line), "missing {line:?} in:\n{err}");
+    }
+    assert!(
+        stdout.contains("Claude Code") && stdout.contains("Delete the old fixtures"),
+        "{stdout}"
+    );
 }

@@ -182,6 +182,8 @@ pub enum Label {
     PromptOne,
     BeganFromParentHistory,
     NotRepeatedHere,
+    // Sources that record no times (issue 38).
+    NotRecorded,
 }
 
 /// The text of a label in a locale.
@@ -341,6 +343,10 @@ pub fn label(locale: Locale, key: Label) -> &'static str {
             "begann mit dem Verlauf des aufrufenden Agenten",
         ),
         NotRepeatedHere => ("not repeated here", "hier nicht wiederholt"),
+        NotRecorded => (
+            "not recorded (the source keeps no times)",
+            "nicht aufgezeichnet (die Quelle speichert keine Zeiten)",
+        ),
     };
     match locale {
         Locale::En => en,

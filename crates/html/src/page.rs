@@ -102,6 +102,12 @@ pub fn agent_name(format: &str) -> &str {
         .map_or(format, |(_, name)| name)
 }
 
+/// Whether a format's source records no times at all (Cursor's agent transcripts):
+/// where a time would be, a page says so instead of leaving it out.
+pub(crate) fn keeps_no_times(format: &str) -> bool {
+    format == "cursor-agent-transcript"
+}
+
 /// A title for a page of `conversation`: the title the source gives (a custom title, a
 /// summary), else its first prompt, as one line of at most 80 characters cut at a word;
 /// else `docstream`. Never a file's path.
@@ -207,6 +213,11 @@ pub fn page_facts(conversation: &Conversation, opts: &RenderOptions) -> String {
                     push_date_time(out, last);
                 }
             }
+        });
+    }
+    if t.first.is_none() && conversation.format.as_deref().is_some_and(keeps_no_times) {
+        fact(&mut out, "time", Label::When, &mut |out| {
+            out.text(l(Label::NotRecorded));
         });
     }
     fact(&mut out, "totals", Label::Totals, &mut |out| {

@@ -11,12 +11,13 @@ use docstream_html::{RenderOptions, render_conversation};
 use serde_json::{Value, json};
 use support::{assert_errors_at, error_details, feed, json, lines, texts};
 
-const FORMATS: [Format; 5] = [
+const FORMATS: [Format; 6] = [
     Format::CodexExecJson,
     Format::CodexSession,
     Format::GeminiCliStreamJson,
     Format::GeminiCliJson,
     Format::CopilotCliEvents,
+    Format::CursorAgentTranscript,
 ];
 
 fn record(kind: &str, payload: Value) -> Value {
@@ -614,4 +615,28 @@ fn mutated_inputs_never_panic_with_the_format_named() {
     support::read_mutated(&inputs, &FORMATS, b"{}[]\":,\n\r\\ax\xff0*+-@", |s| {
         render_conversation(s.conversation(), &RenderOptions::default());
     });
+}
+
+/// Issue 38: Cursor's agent transcripts record no times; the page header and the
+/// Markdown export say so where the time would be, and invent none. A conversation of
+/// another format that has no times just leaves the fact out.
+#[test]
+fn a_cursor_agent_transcript_says_its_times_are_not_recorded() {
+    use docstream_html::page::page_facts;
+    let root = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
+        .join("tests/fixtures/cursor-agent-transcript/session.jsonl");
+    let mut s = DocStream::new(docstream_core::Options::default());
+    s.push(&std::fs::read(root).unwrap()).unwrap();
+    s.finish().unwrap();
+    let c = s.into_conversation();
+    assert_eq!(c.format.as_deref(), Some("cursor-agent-transcript"));
+    let facts = page_facts(&c, &RenderOptions::default());
+    assert!(
+        facts.contains("<dt>When</dt><dd>not recorded (the source keeps no times)</dd>"),
+        "{facts}"
+    );
+    assert!(!facts.contains("<time"), "{facts}");
+    let mut other = c.clone();
+    other.format = Some("anthropic-messages".to_owned());
+    assert!(!page_facts(&other, &RenderOptions::default()).contains("When"));
 }

@@ -205,6 +205,16 @@ impl<H: Clone> Catalog<H> {
             .map(|p| one_line(p, 100))
             .unwrap_or_else(|| path.clone());
         e.read_from(&d);
+        if format == Some(Format::CursorAgentTranscript) {
+            e.no_times = true;
+            if e.project.is_none() {
+                e.project = cursor_project(&path);
+            }
+            e.parent = cursor_parent(&path).map(|conversation| ParentLink {
+                conversation,
+                tool_call_id: None,
+            });
+        }
         self.loose.push(Loose {
             kind,
             path,
@@ -273,6 +283,7 @@ impl<H: Clone> Catalog<H> {
             ));
         }
         take(&mut out, others);
+        link_children(&mut out.items);
         out.items = order(out.items);
         out
     }
@@ -434,8 +445,88 @@ pub fn order<S>(mut items: Vec<(Entry, S)>) -> Vec<(Entry, S)> {
     out
 }
 
+/// Each entry that names a parent listed here among that parent's children (Claude
+/// Code's are there already).
+fn link_children<S>(items: &mut [(Entry, S)]) {
+    let at: HashMap<&str, usize> = items
+        .iter()
+        .enumerate()
+        .map(|(i, (e, _))| (e.id.as_str(), i))
+        .collect();
+    let links: Vec<(usize, String)> = items
+        .iter()
+        .filter_map(|(e, _)| {
+            let parent = *at.get(e.parent.as_ref()?.conversation.as_str())?;
+            let known = items[parent].0.children.contains(&e.id);
+            (!known).then(|| (parent, e.id.clone()))
+        })
+        .collect();
+    for (parent, child) in links {
+        items[parent].0.children.push(child);
+    }
+}
+
+/// The session transcript a Cursor sub-agent's transcript at `path` belongs to:
+/// `…/agent-transcripts/<id>/subagents/<agent>.jsonl` → `…/agent-transcripts/<id>/<id>.jsonl`.
+fn cursor_parent(path: &str) -> Option<String> {
+    let dir = &path[..path.rfind(['/', '\\'])?];
+    let sub = dir.rfind(['/', '\\'])?;
+    if &dir[sub + 1..] != "subagents" {
+        return None;
+    }
+    let session = &dir[..sub];
+    let id_at = session.rfind(['/', '\\'])? + 1;
+    let id = &session[id_at..];
+    let above = &session[..id_at - 1];
+    let folder = above.rsplit(['/', '\\']).next()?;
+    if folder != "agent-transcripts" || id.is_empty() {
+        return None;
+    }
+    let sep = &dir[sub..=sub];
+    Some(format!("{session}{sep}{id}.jsonl"))
+}
+
+/// The project of a Cursor agent transcript at `path` (`/`- or `\`-separated, as
+/// listed): the folder Cursor named after the workspace, above `agent-transcripts`
+/// (`home-dev-shop` for `/home/dev/shop`; the name is Cursor's, kept as it is: the
+/// dashes it put for `/` cannot be told from the workspace's own).
+fn cursor_project(path: &str) -> Option<String> {
+    let parts: Vec<&str> = path.split(['/', '\\']).collect();
+    let at = parts.iter().rposition(|p| *p == "agent-transcripts")?;
+    let project = parts.get(at.checked_sub(1)?)?;
+    (!project.is_empty() && *project != "." && *project != "..").then(|| (*project).to_owned())
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_cursor_transcripts_project_is_the_folder_cursor_named() {
+        let p = "home-dev-shop/agent-transcripts/ab/ab.jsonl";
+        assert_eq!(super::cursor_project(p).as_deref(), Some("home-dev-shop"));
+        let sub = "projects\\x-y\\agent-transcripts\\ab\\subagents\\cd.jsonl";
+        assert_eq!(super::cursor_project(sub).as_deref(), Some("x-y"));
+        assert_eq!(super::cursor_project("agent-transcripts/ab/ab.jsonl"), None);
+        assert_eq!(super::cursor_project("ab/ab.jsonl"), None);
+    }
+
+    #[test]
+    fn a_cursor_sub_agents_transcript_belongs_to_its_session() {
+        let parent = super::cursor_parent;
+        assert_eq!(
+            parent("p/agent-transcripts/ab/subagents/cd.jsonl").as_deref(),
+            Some("p/agent-transcripts/ab/ab.jsonl")
+        );
+        assert_eq!(
+            parent("agent-transcripts\\ab\\subagents\\cd.jsonl").as_deref(),
+            Some("agent-transcripts\\ab\\ab.jsonl")
+        );
+        assert_eq!(parent("p/agent-transcripts/ab/ab.jsonl"), None);
+        assert_eq!(parent("p/other/ab/subagents/cd.jsonl"), None);
+        assert_eq!(parent("ab/subagents/cd.jsonl"), None);
+        assert_eq!(parent("subagents/cd.jsonl"), None);
+        assert_eq!(parent("cd.jsonl"), None);
+    }
+
     use super::*;
 
     #[test]

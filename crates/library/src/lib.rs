@@ -86,6 +86,7 @@ impl Agent {
                 Agent::GeminiCli
             }
             Some(Format::CopilotCliEvents) => Agent::CopilotCli,
+            Some(Format::CursorAgentTranscript) => Agent::Cursor,
             _ => Agent::File,
         }
     }
@@ -135,6 +136,9 @@ pub struct Entry {
     pub usage: Option<docstream_model::Usage>,
     /// What it cost in US dollars, where the source states it.
     pub cost_usd: Option<f64>,
+    /// The source records no times at all (Cursor's agent transcripts): `created` and
+    /// `updated` are not unknown but never written, and lists say so.
+    pub no_times: bool,
 }
 
 impl Entry {
@@ -173,6 +177,7 @@ impl Entry {
             error: None,
             usage: None,
             cost_usd: None,
+            no_times: false,
         }
     }
 

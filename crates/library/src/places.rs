@@ -49,17 +49,40 @@ pub enum Root {
 }
 
 /// Each agent's default place: the agent, the folder it is under, and the path below
-/// that folder (`/`-separated). OpenCode is not here: its store is not read yet.
+/// that folder (`/`-separated), moved where the agent itself reads a variable that
+/// moves it: Claude Code's `CLAUDE_CONFIG_DIR` (its whole `~/.claude`), Codex's
+/// `CODEX_HOME`, Gemini CLI's `GEMINI_CLI_HOME` (a home folder of its own, with
+/// `.gemini` below it), Copilot CLI's `COPILOT_HOME` (its whole `~/.copilot`), Cursor's
+/// `CURSOR_CONFIG_DIR` (its whole `~/.cursor`, where the agent's transcripts are).
+/// OpenCode is not here: its store is not read yet.
 pub const PLACES: &[(Agent, Root, &str)] = &[
     (Agent::Cursor, Root::AppData, "Cursor/User"),
-    (Agent::ClaudeCode, Root::Home, ".claude/projects"),
+    (
+        Agent::ClaudeCode,
+        Root::EnvOrHome("CLAUDE_CONFIG_DIR", ".claude"),
+        "projects",
+    ),
     (
         Agent::Codex,
         Root::EnvOrHome("CODEX_HOME", ".codex"),
         "sessions",
     ),
-    (Agent::GeminiCli, Root::Home, ".gemini/tmp"),
-    (Agent::CopilotCli, Root::Home, ".copilot/session-state"),
+    (
+        Agent::GeminiCli,
+        Root::EnvOrHome("GEMINI_CLI_HOME", ""),
+        ".gemini/tmp",
+    ),
+    (
+        Agent::CopilotCli,
+        Root::EnvOrHome("COPILOT_HOME", ".copilot"),
+        "session-state",
+    ),
+    // Cursor's agent transcripts, `projects/<project>/agent-transcripts/`.
+    (
+        Agent::Cursor,
+        Root::EnvOrHome("CURSOR_CONFIG_DIR", ".cursor"),
+        "projects",
+    ),
 ];
 
 /// One agent's default place on this system.
@@ -171,8 +194,52 @@ mod tests {
                 Agent::CopilotCli,
                 Ok("/home/dev/.copilot/session-state".into()),
             ),
+            (Agent::Cursor, Ok("/home/dev/.cursor/projects".into())),
         ];
         assert_eq!(got, want);
+    }
+
+    /// Each agent's own variable moves its place as the agent reads it; empty counts
+    /// as not set.
+    #[test]
+    fn the_agents_own_variables_move_their_places() {
+        for os in [Os::Linux, Os::MacOs, Os::Windows] {
+            let got = paths(
+                os,
+                &[
+                    ("HOME", "/home/dev"),
+                    ("USERPROFILE", "/home/dev"),
+                    ("CLAUDE_CONFIG_DIR", "/cfg/claude"),
+                    ("GEMINI_CLI_HOME", "/cfg/gemini-home"),
+                    ("COPILOT_HOME", "/cfg/copilot"),
+                    ("CURSOR_CONFIG_DIR", "/cfg/cursor"),
+                ],
+            );
+            let claude = Path::new("/cfg/claude").join("projects");
+            let gemini = Path::new("/cfg/gemini-home").join(".gemini").join("tmp");
+            let copilot = Path::new("/cfg/copilot").join("session-state");
+            let cursor = Path::new("/cfg/cursor").join("projects");
+            assert_eq!(got[1], (Agent::ClaudeCode, Ok(claude)), "{os:?}");
+            assert_eq!(got[3], (Agent::GeminiCli, Ok(gemini)), "{os:?}");
+            assert_eq!(got[4], (Agent::CopilotCli, Ok(copilot)), "{os:?}");
+            assert_eq!(got[5], (Agent::Cursor, Ok(cursor)), "{os:?}");
+        }
+        let empty = [
+            ("HOME", "/h"),
+            ("CLAUDE_CONFIG_DIR", ""),
+            ("GEMINI_CLI_HOME", ""),
+            ("COPILOT_HOME", ""),
+            ("CURSOR_CONFIG_DIR", ""),
+        ];
+        let got = paths(Os::Linux, &empty);
+        assert_eq!(got[1].1, Ok("/h/.claude/projects".into()));
+        assert_eq!(got[3].1, Ok("/h/.gemini/tmp".into()));
+        assert_eq!(got[4].1, Ok("/h/.copilot/session-state".into()));
+        assert_eq!(got[5].1, Ok("/h/.cursor/projects".into()));
+        // Without a home folder, a place its variable names is still found.
+        let got = paths(Os::Linux, &[("CLAUDE_CONFIG_DIR", "/c")]);
+        assert_eq!(got[1].1, Ok("/c/projects".into()));
+        assert_eq!(got[3].1, Err("HOME is not set".to_owned()));
     }
 
     #[test]

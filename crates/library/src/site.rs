@@ -156,6 +156,8 @@ fn facts(e: &Entry) -> String {
     }
     if let Some(c) = &e.created {
         out.push(c.get(..16).unwrap_or(c).replace('T', " "));
+    } else if e.no_times {
+        out.push("no times recorded".to_owned());
     }
     if e.error.is_none() {
         out.push(plural(e.messages, "message"));

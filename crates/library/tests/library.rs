@@ -358,3 +358,82 @@ fn a_copilot_cli_folder_lists_each_sessions_events() {
             .any(|d| d.doc_type() == DocumentType::TerminalCommand)
     );
 }
+
+/// Cursor's agent transcripts (`~/.cursor/projects`): each session and sub-agent
+/// transcript lists as Cursor, with the project folder Cursor named and no times (the
+/// files record none), titled by the typed query; `export` writes them.
+#[test]
+fn a_cursor_projects_folder_lists_each_agent_transcript() {
+    let dir = scratch(env!("CARGO_TARGET_TMPDIR"), "lib-cursor-agent").join(".cursor");
+    let fixtures = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures");
+    let id = "3f2a9c1e-5b7d-4e8f-a0b1-c2d3e4f5a6b7";
+    let session = dir.join(format!("projects/home-dev-shop/agent-transcripts/{id}"));
+    fs::create_dir_all(session.join("subagents")).unwrap();
+    fs::copy(
+        fixtures.join("cursor-agent-transcript/session.jsonl"),
+        session.join(format!("{id}.jsonl")),
+    )
+    .unwrap();
+    fs::copy(
+        fixtures.join("cursor-agent-transcript/aborted.jsonl"),
+        session.join("subagents/9b8c7d6e.jsonl"),
+    )
+    .unwrap();
+    fs::write(dir.join("projects/home-dev-shop/worker.log"), "started\n").unwrap();
+    fs::write(dir.join("mcp.json"), r#"{"mcpServers": {}}"#).unwrap();
+
+    let mut lib = Library::open(&dir).unwrap();
+    lib.index(|_, _, _| {});
+    let main = format!("projects/home-dev-shop/agent-transcripts/{id}/{id}.jsonl");
+    let sub = format!("projects/home-dev-shop/agent-transcripts/{id}/subagents/9b8c7d6e.jsonl");
+    let entries = lib.entries();
+    let mut listed = ids(entries);
+    listed.sort();
+    assert_eq!(listed, [main.as_str(), sub.as_str()]);
+    let e = by_id(entries, &main);
+    assert_eq!(e.agent, Agent::Cursor);
+    assert_eq!(
+        e.title,
+        "The cart total ignores the discount. Fix it and run the tests."
+    );
+    assert_eq!(e.project.as_deref(), Some("home-dev-shop"));
+    assert!(e.no_times, "{e:?}");
+    assert_eq!((e.created.as_deref(), e.updated.as_deref()), (None, None));
+    assert_eq!(e.messages, 4, "{e:?}");
+    assert!(e.tools >= 6, "{e:?}");
+    let s = by_id(entries, &sub);
+    assert_eq!(s.title, "Delete the old fixtures and regenerate them.");
+    assert!(s.no_times);
+    // The sub-agent's transcript is listed right after its session's, linked both ways.
+    assert_eq!(ids(entries), [main.as_str(), sub.as_str()]);
+    assert_eq!(e.children, [sub.as_str()]);
+    assert_eq!(
+        s.parent.as_ref().map(|p| p.conversation.as_str()),
+        Some(main.as_str())
+    );
+    let c = lib.read(&main).unwrap();
+    assert_eq!(c.format.as_deref(), Some("cursor-agent-transcript"));
+    for t in [
+        DocumentType::TerminalCommand,
+        DocumentType::FileEdit,
+        DocumentType::TodoUpdate,
+    ] {
+        assert!(c.documents().any(|d| d.doc_type() == t), "no {t:?}");
+    }
+    // No turn carries a time the file does not have.
+    assert!(c.turns.iter().all(|t| match t {
+        Turn::User(u) => u.created.is_none(),
+        Turn::Assistant(r) => r.created.is_none(),
+    }));
+
+    let out = scratch(env!("CARGO_TARGET_TMPDIR"), "lib-cursor-agent-export");
+    let exported = lib
+        .export(&out, "Cursor", docstream_html::RenderOptions::default())
+        .unwrap();
+    assert_eq!((exported.pages, exported.errors), (2, 0));
+    let index = fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(
+        index.contains("Cursor · home-dev-shop · no times recorded"),
+        "{index}"
+    );
+}

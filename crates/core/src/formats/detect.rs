@@ -273,6 +273,8 @@ struct Sniff<'a> {
     jsonrpc: Option<IgnoredAny>,
     #[serde(default, rename = "projectHash")]
     project_hash: Option<IgnoredAny>,
+    #[serde(default)]
+    message: Option<IgnoredAny>,
 }
 
 /// `response`: Gemini's Code Assist wrapper holds an event; anything else is not it.
@@ -408,6 +410,9 @@ pub(crate) fn json_format(text: &str) -> Option<Format> {
     if let Some(f) = provider_format(&sniff) {
         return Some(f);
     }
+    if cursor_agent_line(&sniff) {
+        return Some(Format::CursorAgentTranscript);
+    }
     if let Some(f) = agent_cli_format(&sniff) {
         return Some(f);
     }
@@ -416,6 +421,15 @@ pub(crate) fn json_format(text: &str) -> Option<Format> {
         | "interaction_query" | "connection" | "retry" => Some(Format::CursorStreamJson),
         "tool-call-started" | "tool-call-completed" => Some(Format::CursorWrapper),
         _ => None,
+    }
+}
+
+/// A line of Cursor's agent transcript: a message (`role`, `message`, no `type`), or a
+/// turn's end.
+fn cursor_agent_line(sniff: &Sniff<'_>) -> bool {
+    match sniff.kind.as_deref() {
+        None => sniff.role.is_some() && sniff.message.is_some(),
+        Some(kind) => super::cursor_agent::is_line_type(kind),
     }
 }
 

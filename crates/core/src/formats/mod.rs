@@ -19,6 +19,8 @@ mod codex;
 mod common;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod copilot_cli;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
+mod cursor_agent;
 mod cursor_cli;
 mod cursor_line;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
@@ -192,6 +194,8 @@ formats! {
     GeminiCliChat = "gemini-cli-chat", Values, detected, extra, gemini_chat::GeminiChat::default(), &[gemini_cli::TOOLS];
     /// GitHub Copilot CLI's session log, `~/.copilot/session-state/<id>/events.jsonl`.
     CopilotCliEvents = "copilot-cli-events", Lines, fixed, extra, copilot_cli::CopilotCli::default(), &[copilot_cli::TOOLS];
+    /// Cursor's agent transcript, `~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl`.
+    CursorAgentTranscript = "cursor-agent-transcript", Lines, fixed, extra, cursor_agent::CursorAgent::default(), &[cursor_agent::TOOLS, cursor_cli::TOOLS];
 }
 
 /// The Cursor CLI's names: its `stream-json` and `json` output, and the wrapper's variant.

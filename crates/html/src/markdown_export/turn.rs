@@ -6,7 +6,7 @@ use super::words::{cost_text, dollars, duration_text, time_text, usage_text};
 use super::writer::Md;
 use crate::facts::{compaction_facts, counted, rewound_mark_text};
 use crate::labels::Label;
-use crate::page::{agent_name, conversation_title};
+use crate::page::{agent_name, conversation_title, keeps_no_times};
 use docstream_model::{Conversation, DocKey, PromptFrom, Response, ResponseStatus, Turn, UserTurn};
 
 /// Sub-agent runs nested deeper than this are not written (the model nests at most 8).
@@ -41,6 +41,10 @@ pub(super) fn header(md: &mut Md<'_>, c: &Conversation) {
             md.raw(" – ").inline(&time_text(last));
         }
         md.raw("\n");
+    } else if c.format.as_deref().is_some_and(keeps_no_times) {
+        fact(md, Label::When);
+        let text = md.l(Label::NotRecorded);
+        md.inline(text).raw("\n");
     }
     if facts {
         md.raw("\n");
