@@ -11,12 +11,14 @@ use docstream_html::{RenderOptions, render_conversation};
 use serde_json::{Value, json};
 use support::{assert_errors_at, error_details, feed, json, lines, texts};
 
-const FORMATS: [Format; 5] = [
+const FORMATS: [Format; 7] = [
     Format::CodexExecJson,
     Format::CodexSession,
     Format::GeminiCliStreamJson,
     Format::GeminiCliJson,
     Format::CopilotCliEvents,
+    Format::OpencodeRunJson,
+    Format::OpencodeExport,
 ];
 
 fn record(kind: &str, payload: Value) -> Value {
