@@ -49,7 +49,7 @@ pub enum Root {
 }
 
 /// Each agent's default place: the agent, the folder it is under, and the path below
-/// that folder (`/`-separated). OpenCode is not here: its store is not read yet.
+/// that folder (`/`-separated).
 pub const PLACES: &[(Agent, Root, &str)] = &[
     (Agent::Cursor, Root::AppData, "Cursor/User"),
     (Agent::ClaudeCode, Root::Home, ".claude/projects"),
@@ -60,6 +60,14 @@ pub const PLACES: &[(Agent, Root, &str)] = &[
     ),
     (Agent::GeminiCli, Root::Home, ".gemini/tmp"),
     (Agent::CopilotCli, Root::Home, ".copilot/session-state"),
+    // OpenCode keeps `opencode.db` in xdg-basedir's data folder on every system
+    // (anomalyco/opencode `src/global/index.ts`): `$XDG_DATA_HOME/opencode`, else
+    // `~/.local/share/opencode`, on macOS and Windows too.
+    (
+        Agent::OpenCode,
+        Root::EnvOrHome("XDG_DATA_HOME", ".local/share"),
+        "opencode",
+    ),
 ];
 
 /// One agent's default place on this system.
@@ -171,8 +179,40 @@ mod tests {
                 Agent::CopilotCli,
                 Ok("/home/dev/.copilot/session-state".into()),
             ),
+            (
+                Agent::OpenCode,
+                Ok("/home/dev/.local/share/opencode".into()),
+            ),
         ];
         assert_eq!(got, want);
+    }
+
+    /// OpenCode's data folder is xdg-basedir's on every system, moved by
+    /// `XDG_DATA_HOME`.
+    #[test]
+    fn opencode_is_in_the_xdg_data_folder_everywhere() {
+        let opencode = |os, vars: &[(&str, &str)]| {
+            paths(os, vars)
+                .into_iter()
+                .find(|(a, _)| *a == Agent::OpenCode)
+                .unwrap()
+                .1
+        };
+        assert_eq!(
+            opencode(Os::MacOs, &[("HOME", "/Users/dev")]),
+            Ok("/Users/dev/.local/share/opencode".into())
+        );
+        assert_eq!(
+            opencode(Os::Windows, &[("USERPROFILE", "C:/Users/dev")]),
+            Ok(Path::new("C:/Users/dev")
+                .join(".local")
+                .join("share")
+                .join("opencode"))
+        );
+        assert_eq!(
+            opencode(Os::Linux, &[("HOME", "/h"), ("XDG_DATA_HOME", "/data")]),
+            Ok("/data/opencode".into())
+        );
     }
 
     #[test]

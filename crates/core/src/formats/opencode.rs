@@ -29,7 +29,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::{Map, Value, json};
 
-use super::common::{end_open_response, iso8601};
+use super::common::end_open_response;
 use super::fields::{self, Fields, Read};
 use super::{Adapter, Format, Payload, apply_patch, or_report};
 use crate::model::{Attachment, CallStatus, Compaction, PromptFrom, Usage};
@@ -62,6 +62,8 @@ struct Sniff<'a> {
     #[serde(rename = "sessionID", default)]
     session: Option<IgnoredAny>,
     #[serde(default)]
+    timestamp: Option<IgnoredAny>,
+    #[serde(default)]
     part: Option<IgnoredAny>,
     #[serde(default)]
     info: Option<IgnoredAny>,
@@ -70,13 +72,16 @@ struct Sniff<'a> {
 }
 
 /// OpenCode's format of a JSON object, for detection: a `run --format json` event
-/// (a `type` with `sessionID`), or an export (`info` with `messages`).
+/// (a `type` with its `timestamp` and `sessionID` or `part`: a part file of OpenCode's
+/// older storage has no `timestamp`), or an export (`info` with `messages`).
 pub(super) fn sniff(text: &str) -> Option<Format> {
     let s: Sniff<'_> = docstream_model::read_json::from_str(text).ok()?;
     match s.kind.as_deref() {
         Some(
             "step_start" | "step_finish" | "text" | "reasoning" | "tool_use" | "error" | "done",
-        ) if s.session.is_some() || s.part.is_some() => Some(Format::OpencodeRunJson),
+        ) if s.timestamp.is_some() && (s.session.is_some() || s.part.is_some()) => {
+            Some(Format::OpencodeRunJson)
+        }
         None if s.info.is_some() && s.messages.is_some() => Some(Format::OpencodeExport),
         _ => None,
     }
@@ -142,13 +147,6 @@ impl Adapter for OpenCode {
     }
 }
 
-/// ISO 8601 for a time in milliseconds since 1970.
-fn iso_ms(ms: u64) -> String {
-    let secs = iso8601(ms / 1000);
-    let base = secs.strip_suffix('Z').unwrap_or(&secs);
-    format!("{base}.{:03}Z", ms % 1000)
-}
-
 /// `kind.field` in error messages.
 fn at(kind: &str, e: serde_json::Error) -> serde_json::Error {
     serde::de::Error::custom(format_args!("`{kind}`: {e}"))
@@ -165,12 +163,12 @@ impl OpenCode {
             return Ok(());
         };
         if let Some(ms) = timestamp {
-            n.apply(Event::Time(iso_ms(ms)));
+            n.apply(Event::Time(docstream_model::time::iso_8601(ms)));
         }
         // The run's answer starts with its first step (or whatever comes first).
         if !n.response_open() && kind != "done" {
             n.apply(Event::ResponseStart(SessionInfo {
-                created: timestamp.map(iso_ms),
+                created: timestamp.map(docstream_model::time::iso_8601),
                 ..SessionInfo::default()
             }));
         }
@@ -220,7 +218,7 @@ impl OpenCode {
             n.apply(Event::Session(SessionInfo {
                 conversation_id: info.string("id").map_err(at)?,
                 cwd: info.string("directory").map_err(at)?,
-                created: created.map(iso_ms),
+                created: created.map(docstream_model::time::iso_8601),
                 ..SessionInfo::default()
             }));
             if let Some(title) = info.str("title").map_err(at)?.filter(|t| !placeholder(t)) {
@@ -263,7 +261,7 @@ impl OpenCode {
             None => None,
         };
         if let Some(ms) = created {
-            n.apply(Event::Time(iso_ms(ms)));
+            n.apply(Event::Time(docstream_model::time::iso_8601(ms)));
         }
         match role {
             Some("user") => self.user(parts, n),
@@ -740,8 +738,13 @@ mod tests {
                 Some(Format::OpencodeRunJson),
             ),
             (
-                r#"{"type":"text","part":{"type":"text","text":"hi"}}"#,
+                r#"{"type":"text","timestamp":1,"part":{"type":"text","text":"hi"}}"#,
                 Some(Format::OpencodeRunJson),
+            ),
+            // A part file of OpenCode's storage before its database.
+            (
+                r#"{"id":"prt_1","sessionID":"ses_1","messageID":"msg_1","type":"text","text":"hi"}"#,
+                None,
             ),
             (
                 r#"{"info":{"id":"ses_1","title":"t"},"messages":[{"info":{"role":"user"},"parts":[]}]}"#,
