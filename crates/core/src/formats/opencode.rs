@@ -526,6 +526,10 @@ impl OpenCode {
                             }),
                         }
                     }
+                    ToolKind::Grep => ToolOutcome {
+                        status: CallStatus::Success,
+                        data: Value::from(grep_text(output.unwrap_or_default())),
+                    },
                     ToolKind::Read => ToolOutcome {
                         status: CallStatus::Success,
                         data: Value::from(read_text(output.unwrap_or_default())),
@@ -682,6 +686,41 @@ fn old_start(diff: &str, old: &str) -> Option<u64> {
     None
 }
 
+/// The `grep` tool's text (`Found N matches`, then each file's path with a colon and
+/// its `  Line N: text` lines) as `file:line:text` lines, which searches read; other
+/// text (`No files found`) is kept as it is.
+fn grep_text(output: &str) -> String {
+    if !output.starts_with("Found ") {
+        return output.to_owned();
+    }
+    let mut out = String::with_capacity(output.len());
+    let mut file: Option<&str> = None;
+    for line in output.lines().skip(1) {
+        if let Some(rest) = line.trim_start().strip_prefix("Line ") {
+            if let (Some(f), Some((n, text))) = (file, rest.split_once(": ")) {
+                if n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty() {
+                    out.push_str(f);
+                    out.push(':');
+                    out.push_str(n);
+                    out.push(':');
+                    out.push_str(text);
+                    out.push('\n');
+                }
+            }
+        } else if let Some(path) = line.strip_suffix(':').filter(|l| !l.starts_with(' ')) {
+            file = Some(path);
+        } else if !line.trim().is_empty() {
+            // A note (`(Results are truncated …)`): the matches end.
+            file = None;
+        }
+    }
+    if out.is_empty() {
+        output.to_owned()
+    } else {
+        out
+    }
+}
+
 /// The `read` tool's text as `cat -n` numbers it (`N\t…`), which reads know: OpenCode
 /// wraps the file in `<file>` … `</file>` and numbers each line `00001| `; newer
 /// versions write `<content>` with `N: ` lines. Other text is kept as it is.
@@ -790,6 +829,91 @@ mod tests {
             read_text("<file>\n(End of file)\n</file>"),
             "<file>\n(End of file)\n</file>"
         );
+    }
+
+    fn read(input: &str) -> crate::model::Conversation {
+        let mut s = crate::DocStream::new(crate::Options::default());
+        s.push(input.as_bytes()).unwrap();
+        s.finish().unwrap();
+        s.into_conversation()
+    }
+
+    fn errors(c: &crate::model::Conversation) -> Vec<String> {
+        c.documents()
+            .filter_map(|d| match &d.meta {
+                crate::model::Meta::Error(m) => Some(format!(
+                    "{} {}",
+                    m.error_code,
+                    d.content.as_deref().unwrap_or_default()
+                )),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A run that ends after a step that stopped for tool calls was cut off; one whose
+    /// last step stopped is complete.
+    #[test]
+    fn a_run_ends_with_a_step_that_stops() {
+        use crate::model::{ResponseStatus, Turn};
+        let step = |reason: &str| {
+            format!(
+                r#"{{"type":"step_start","timestamp":1000,"sessionID":"s","part":{{"id":"a","type":"step-start"}}}}
+{{"type":"text","timestamp":1001,"sessionID":"s","part":{{"id":"b","type":"text","text":"hi"}}}}
+{{"type":"step_finish","timestamp":1002,"sessionID":"s","part":{{"id":"c","type":"step-finish","reason":"{reason}","cost":0,"tokens":{{"input":1,"output":2,"reasoning":0,"cache":{{"read":0,"write":0}}}}}}}}
+"#
+            )
+        };
+        let status = |c: &crate::model::Conversation| match &c.turns[0] {
+            Turn::Assistant(r) => r.status,
+            Turn::User(_) => panic!("a user turn"),
+        };
+        let done = read(&step("stop"));
+        assert_eq!(
+            status(&done),
+            ResponseStatus::Completed,
+            "{:?}",
+            errors(&done)
+        );
+        assert_eq!(errors(&done), Vec::<String>::new());
+        let cut = read(&step("tool-calls"));
+        assert_eq!(status(&cut), ResponseStatus::Error);
+        assert_eq!(errors(&cut).len(), 1, "{:?}", errors(&cut));
+    }
+
+    /// A message of the wrong shape in an export is one error that says which; the
+    /// messages after it are read.
+    #[test]
+    fn an_exports_bad_message_is_an_error_and_the_rest_is_read() {
+        let c = read(
+            r#"{"info":{"id":"s","title":"T","time":{"created":1}},"messages":[
+            {"info":{"role":"user","time":{"created":2}},"parts":[{"type":"text","text":"first"}]},
+            {"info":{"role":"assistant","modelID":5},"parts":[]},
+            "not a message",
+            {"info":{"role":"assistant"},"parts":[{"id":"p","type":"text","text":"answer"}]}
+        ]}"#,
+        );
+        let e = errors(&c);
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(e[0].contains("Message 2"), "{e:?}");
+        assert!(e[1].contains("Message 3"), "{e:?}");
+        assert_eq!(c.title.as_deref(), Some("T"));
+        assert!(
+            c.documents()
+                .any(|d| d.content.as_deref() == Some("answer"))
+        );
+    }
+
+    #[test]
+    fn grep_matches_are_file_line_text() {
+        assert_eq!(
+            grep_text(
+                "Found 3 matches\n/a/x.js:\n  Line 2: let a = 1;\n  Line 9: a: b\n\n/a/y.js:\n  Line 1: hi\n"
+            ),
+            "/a/x.js:2:let a = 1;\n/a/x.js:9:a: b\n/a/y.js:1:hi\n"
+        );
+        assert_eq!(grep_text("No files found"), "No files found");
+        assert_eq!(grep_text("Found 0 matches\n"), "Found 0 matches\n");
     }
 
     #[test]
