@@ -19,7 +19,8 @@ use docstream_model::time::iso_8601;
 
 /// The folders of OpenCode's data folder that hold no session docstream reads (its
 /// files from before the database, snapshots, logs, binaries, tool output): a folder
-/// scan that finds `opencode.db` does not search them.
+/// scan that finds `opencode.db` does not search them, nor read the other files beside
+/// it (`auth.json` holds credentials).
 pub const NOT_SESSIONS: &[&str] = &["storage", "snapshot", "log", "bin", "tool-output"];
 
 /// Whether a file named `name` is an OpenCode database: `opencode.db`, or

@@ -794,6 +794,11 @@ impl Walk {
                 continue;
             }
             let Ok(kind) = e.file_type() else { continue };
+            // Beside the database, OpenCode keeps its own files (`auth.json` holds
+            // credentials): not read.
+            if opencode_home && kind.is_file() && !opencode::is_db_name(&name) {
+                continue;
+            }
             if kind.is_symlink() {
                 self.link(&path, &name, depth)?;
             } else if kind.is_dir() {

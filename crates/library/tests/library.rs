@@ -376,6 +376,9 @@ fn an_opencode_database_lists_and_reads_each_session() {
     .unwrap();
     let fixtures = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures");
     let export = fs::read(fixtures.join("opencode-export/session.json")).unwrap();
+    // Beside the database: OpenCode's credentials, not read (a transcript there would be
+    // listed if they were).
+    fs::write(dir.join("auth.json"), &export).unwrap();
     let session: serde_json::Value = serde_json::from_slice(&export).unwrap();
     let mut child = serde_json::json!({
         "info": {"id": "ses_child", "parentID": session["info"]["id"], "directory": "/home/dev/tool",
