@@ -548,7 +548,7 @@ export interface DiffView {
  * The formats docstream reads. Serialised as its [`name`](Format::name) (the names
  * are the variants in kebab case; a test keeps the two equal).
  */
-export type Format = "document-sse" | "response-json" | "cursor-stream-json" | "cursor-json" | "cursor-wrapper" | "anthropic-messages" | "anthropic-stream" | "openai-messages" | "openai-stream" | "gemini-stream" | "claude-code-stream-json" | "claude-code-transcript" | "cursor-store" | "codex-exec-json" | "codex-session" | "gemini-cli-stream-json" | "gemini-cli-json" | "openai-responses-stream" | "openai-responses" | "ai-sdk-ui-stream" | "agent-client-protocol" | "gemini-cli-chat" | "copilot-cli-events" | "cursor-agent-transcript";
+export type Format = "document-sse" | "response-json" | "cursor-stream-json" | "cursor-json" | "cursor-wrapper" | "anthropic-messages" | "anthropic-stream" | "openai-messages" | "openai-stream" | "gemini-stream" | "claude-code-stream-json" | "claude-code-transcript" | "cursor-store" | "codex-exec-json" | "codex-session" | "gemini-cli-stream-json" | "gemini-cli-json" | "openai-responses-stream" | "openai-responses" | "ai-sdk-ui-stream" | "agent-client-protocol" | "gemini-cli-chat" | "copilot-cli-events" | "cursor-agent-transcript" | "opencode-run-json" | "opencode-export";
 
 /**
  * The kind of a diff line.

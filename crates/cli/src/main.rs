@@ -52,7 +52,8 @@ const USAGE: &str =
               a Claude Code projects/ folder (or one project's), a folder of
               transcripts; id, date, counts, title (--json: every field as JSON).
               With no PATH: each agent's default place (Cursor, Claude Code,
-              Codex, Gemini CLI, Copilot CLI), which were found said on stderr
+              Codex, Gemini CLI, Copilot CLI, OpenCode), which were found said
+              on stderr
   --conversation ID
               json/html/md/export: the conversation ID of the store PATH (ids
               from list; with no PATH, of the default places), printed
@@ -60,7 +61,7 @@ const USAGE: &str =
               default) a static site, index.html with search and one page per
               conversation; --to md index.md and c/ID.md per conversation.
               With no PATH: each agent's default place found, to DIR/AGENT/
-              (cursor, claude-code, codex, gemini-cli, copilot-cli)
+              (cursor, claude-code, codex, gemini-cli, copilot-cli, opencode)
   --locale    language of labels: en (default) or de
   --no-redact md, export: keep credential-shaped values (they are masked as
               [redacted: kind] by default; the count goes to stderr)

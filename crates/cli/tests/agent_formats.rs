@@ -20,6 +20,8 @@ fn the_cli_reads_every_agent_format() {
         ("agent-client-protocol", "prompt_turn.jsonl"),
         ("copilot-cli-events", "session.jsonl"),
         ("cursor-agent-transcript", "session.jsonl"),
+        ("opencode-run-json", "session.jsonl"),
+        ("opencode-export", "session.json"),
     ] {
         let path = root.join(format).join(file);
         let out = Command::new(env!("CARGO_BIN_EXE_docstream"))

@@ -22,6 +22,7 @@ fn cli_at_home(home: &Path, args: &[&str]) -> (Option<i32>, String, String) {
         .env_remove("GEMINI_CLI_HOME")
         .env_remove("COPILOT_HOME")
         .env_remove("CURSOR_CONFIG_DIR")
+        .env_remove("XDG_DATA_HOME")
         .output()
         .unwrap();
     (
@@ -79,7 +80,10 @@ fn list_with_no_path_reads_each_agents_default_place() {
     ] {
         assert!(err.contains(line), "missing {line:?} in:\n{err}");
     }
-    assert!(!err.contains("OpenCode"), "{err}");
+    assert!(
+        err.contains("OpenCode: ~/.local/share/opencode (not found)"),
+        "{err}"
+    );
     // Each place's entries, listed as `list DIR` lists them, with their agents.
     let agent_of = |id_part: &str| {
         out.lines()
@@ -226,6 +230,7 @@ fn codex_home_moves_codex_and_copilot_cli_is_found_in_its_place() {
         .env("HOME", &home)
         .env("CODEX_HOME", &codex)
         .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
         .output()
         .unwrap();
     let (stdout, err) = (
@@ -334,4 +339,45 @@ fn cursor_transcripts_and_the_agents_own_variables() {
         stdout.contains("Claude Code") && stdout.contains("Delete the old fixtures"),
         "{stdout}"
     );
+}
+
+/// OpenCode's `opencode.db` in its place (`~/.local/share/opencode`): listed as
+/// OpenCode, read by id alone, exported to its own folder.
+#[test]
+fn opencode_is_found_in_its_data_folder() {
+    let home = scratch(env!("CARGO_TARGET_TMPDIR"), "places-opencode");
+    let data = home.join(".local/share/opencode");
+    fs::create_dir_all(data.join("storage/session")).unwrap();
+    let export: Value = serde_json::from_slice(&fixture("opencode-export/session.json")).unwrap();
+    docstream_testkit::stores::opencode_db(&data.join("opencode.db"), &[export]);
+    let id = "ses_3c9d2e1f0ffeK7aLm2Np4Qr6St";
+
+    let (code, out, err) = cli_at_home(&home, &["list"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("OpenCode: ~/.local/share/opencode (found)"),
+        "{err}"
+    );
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(id))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert_eq!(line.split('\t').nth(2), Some("OpenCode"), "{line}");
+    assert!(line.ends_with("Add a verbose flag to the CLI"), "{line}");
+
+    let (code, out, err) = cli_at_home(&home, &["list", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let list: Vec<Value> = serde_json::from_str(&out).unwrap();
+    assert_eq!(list[0]["agent"], "opencode", "{out}");
+
+    let (code, out, err) = cli_at_home(&home, &["json", "--conversation", id]);
+    assert_eq!(code, Some(0), "{err}");
+    let conversation: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(conversation["format"], "opencode-export");
+
+    let site = home.join("site");
+    let (code, _, err) = cli_at_home(&home, &["export", "--out", site.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    let index = fs::read_to_string(site.join("opencode/index.html")).unwrap();
+    assert!(index.contains("Add a verbose flag to the CLI"), "{err}");
 }

@@ -95,6 +95,7 @@ pub fn agent_name(format: &str) -> &str {
         ("anthropic-", "Anthropic API"),
         ("openai-", "OpenAI API"),
         ("gemini-stream", "Gemini API"),
+        ("opencode-", "OpenCode"),
     ];
     AGENTS
         .iter()

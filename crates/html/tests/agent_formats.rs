@@ -11,13 +11,15 @@ use docstream_html::{RenderOptions, render_conversation};
 use serde_json::{Value, json};
 use support::{assert_errors_at, error_details, feed, json, lines, texts};
 
-const FORMATS: [Format; 6] = [
+const FORMATS: [Format; 8] = [
     Format::CodexExecJson,
     Format::CodexSession,
     Format::GeminiCliStreamJson,
     Format::GeminiCliJson,
     Format::CopilotCliEvents,
     Format::CursorAgentTranscript,
+    Format::OpencodeRunJson,
+    Format::OpencodeExport,
 ];
 
 fn record(kind: &str, payload: Value) -> Value {

@@ -586,6 +586,8 @@ impl Listing {
                 },
             },
             Source::File { file } => JsSource::File { file: *file },
+            // The viewer's worker does not read OpenCode's database yet (the CLI does).
+            Source::OpenCode { .. } => return Ok(JsValue::NULL),
             Source::None => return Ok(JsValue::NULL),
         };
         write(&s)

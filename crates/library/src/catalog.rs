@@ -39,6 +39,14 @@ pub enum Source<H> {
         /// Which bytes of it.
         part: Part,
     },
+    /// A session of an OpenCode database: [`crate::opencode::Assembler`] reads its
+    /// rows.
+    OpenCode {
+        /// The database.
+        db: H,
+        /// The session's id.
+        session: String,
+    },
     /// A transcript file in a format docstream detects.
     File {
         /// The file.
@@ -101,6 +109,7 @@ struct Threads {
 pub struct Catalog<H> {
     single: bool,
     dbs: Vec<(String, H, CursorDb)>,
+    opencode: Vec<(String, H, Vec<Entry>)>,
     sessions: Vec<(String, H, Scan)>,
     loose: Vec<Loose<H>>,
     notes: Vec<String>,
@@ -131,6 +140,7 @@ impl<H: Clone> Catalog<H> {
         Catalog {
             single,
             dbs: Vec::new(),
+            opencode: Vec::new(),
             sessions: Vec::new(),
             loose: Vec::new(),
             notes: Vec::new(),
@@ -153,6 +163,18 @@ impl<H: Clone> Catalog<H> {
         match db {
             Ok(db) => self.dbs.push((path, file, db)),
             Err(message) => self.unreadable(FileKind::Database, path, Agent::Cursor, message),
+        }
+    }
+
+    /// An OpenCode database at `path` (as the list shows it): its sessions' entries
+    /// ([`crate::opencode::SessionRow::entry`]), or why it could not be read.
+    pub fn opencode(&mut self, path: String, file: H, sessions: Result<Vec<Entry>, String>) {
+        match sessions {
+            Ok(mut entries) => {
+                crate::opencode::link_children(&mut entries);
+                self.opencode.push((path, file, entries));
+            }
+            Err(message) => self.unreadable(FileKind::Database, path, Agent::OpenCode, message),
         }
     }
 
@@ -266,6 +288,14 @@ impl<H: Clone> Catalog<H> {
         };
         take(&mut out, db_errors);
         cursor_entries(self.dbs, &mut out);
+        self.opencode.sort_by(|a, b| by_path(&a.0, &b.0));
+        for (_, file, entries) in self.opencode {
+            for e in entries {
+                let session = e.id.clone();
+                let db = file.clone();
+                out.items.push((e, Source::OpenCode { db, session }));
+            }
+        }
         take(&mut out, lines);
         let (files, scans): (Vec<H>, Vec<(String, Scan)>) = self
             .sessions

@@ -30,6 +30,7 @@ pub mod catalog;
 pub mod claude_code;
 pub mod cursor;
 pub mod digest;
+pub mod opencode;
 pub mod places;
 pub mod site;
 #[cfg(feature = "sqlite")]
@@ -55,6 +56,10 @@ pub enum Agent {
     GeminiCli,
     /// GitHub Copilot CLI (its `session-state/<id>/events.jsonl` files).
     CopilotCli,
+    /// OpenCode (its `opencode.db`, or `opencode run --format json` and
+    /// `opencode export` output saved to a file).
+    #[serde(rename = "opencode")]
+    OpenCode,
     /// A transcript file of a provider API or docstream's own formats.
     File,
 }
@@ -68,6 +73,7 @@ impl Agent {
             Agent::Codex => "Codex",
             Agent::GeminiCli => "Gemini CLI",
             Agent::CopilotCli => "Copilot CLI",
+            Agent::OpenCode => "OpenCode",
             Agent::File => "file",
         }
     }
@@ -87,6 +93,7 @@ impl Agent {
             }
             Some(Format::CopilotCliEvents) => Agent::CopilotCli,
             Some(Format::CursorAgentTranscript) => Agent::Cursor,
+            Some(Format::OpencodeRunJson | Format::OpencodeExport) => Agent::OpenCode,
             _ => Agent::File,
         }
     }

@@ -54,7 +54,7 @@ pub enum Root {
 /// `CODEX_HOME`, Gemini CLI's `GEMINI_CLI_HOME` (a home folder of its own, with
 /// `.gemini` below it), Copilot CLI's `COPILOT_HOME` (its whole `~/.copilot`), Cursor's
 /// `CURSOR_CONFIG_DIR` (its whole `~/.cursor`, where the agent's transcripts are).
-/// OpenCode is not here: its store is not read yet.
+/// OpenCode: `$XDG_DATA_HOME/opencode`, else `~/.local/share/opencode`, on every system.
 pub const PLACES: &[(Agent, Root, &str)] = &[
     (Agent::Cursor, Root::AppData, "Cursor/User"),
     (
@@ -82,6 +82,14 @@ pub const PLACES: &[(Agent, Root, &str)] = &[
         Agent::Cursor,
         Root::EnvOrHome("CURSOR_CONFIG_DIR", ".cursor"),
         "projects",
+    ),
+    // OpenCode keeps `opencode.db` in xdg-basedir's data folder on every system
+    // (anomalyco/opencode `src/global/index.ts`): `$XDG_DATA_HOME/opencode`, else
+    // `~/.local/share/opencode`, on macOS and Windows too.
+    (
+        Agent::OpenCode,
+        Root::EnvOrHome("XDG_DATA_HOME", ".local/share"),
+        "opencode",
     ),
 ];
 
@@ -195,6 +203,10 @@ mod tests {
                 Ok("/home/dev/.copilot/session-state".into()),
             ),
             (Agent::Cursor, Ok("/home/dev/.cursor/projects".into())),
+            (
+                Agent::OpenCode,
+                Ok("/home/dev/.local/share/opencode".into()),
+            ),
         ];
         assert_eq!(got, want);
     }
@@ -240,6 +252,34 @@ mod tests {
         let got = paths(Os::Linux, &[("CLAUDE_CONFIG_DIR", "/c")]);
         assert_eq!(got[1].1, Ok("/c/projects".into()));
         assert_eq!(got[3].1, Err("HOME is not set".to_owned()));
+    }
+
+    /// OpenCode's data folder is xdg-basedir's on every system, moved by
+    /// `XDG_DATA_HOME`.
+    #[test]
+    fn opencode_is_in_the_xdg_data_folder_everywhere() {
+        let opencode = |os, vars: &[(&str, &str)]| {
+            paths(os, vars)
+                .into_iter()
+                .find(|(a, _)| *a == Agent::OpenCode)
+                .unwrap()
+                .1
+        };
+        assert_eq!(
+            opencode(Os::MacOs, &[("HOME", "/Users/dev")]),
+            Ok("/Users/dev/.local/share/opencode".into())
+        );
+        assert_eq!(
+            opencode(Os::Windows, &[("USERPROFILE", "C:/Users/dev")]),
+            Ok(Path::new("C:/Users/dev")
+                .join(".local")
+                .join("share")
+                .join("opencode"))
+        );
+        assert_eq!(
+            opencode(Os::Linux, &[("HOME", "/h"), ("XDG_DATA_HOME", "/data")]),
+            Ok("/data/opencode".into())
+        );
     }
 
     #[test]

@@ -43,6 +43,7 @@ use crate::catalog::{self, Catalog, MAX_SUBAGENT_FILE, Source};
 use crate::claude_code::{self, Part, Scanner};
 use crate::cursor::{self, Assembler, CursorDb, MAX_ROW_BYTES, WORKSPACE_KEY};
 use crate::digest::{Digest, digest};
+use crate::opencode::{self, SessionRow};
 use crate::{Entry, FileKind, Reader, parse_with};
 use docstream_core::{DocStream, Format, Limits, Options};
 use docstream_model::Conversation;
@@ -630,6 +631,119 @@ fn read_cursor_conversation(path: &Path, composer: &str) -> Result<Vec<u8>, Libr
     a.finish().map_err(unreadable)
 }
 
+/// An OpenCode database's session entries, and the note of [`Db::open`].
+type OpenCodeList = (Vec<Entry>, Option<String>);
+
+/// A database's OpenCode sessions, or `None` when it does not have OpenCode's tables
+/// (`session`, `message`, `part`).
+fn read_opencode_db(path: &Path, shown: &str) -> Result<Option<OpenCodeList>, LibraryError> {
+    let (db, note) = Db::open(path)?;
+    db.probe()?;
+    if !(db.has_table("session")? && db.has_table("message")? && db.has_table("part")?) {
+        return Ok(None);
+    }
+    let rows = opencode_sessions(&db, None)?;
+    Ok(Some((rows.iter().map(|r| r.entry(shown)).collect(), note)))
+}
+
+/// The `session` table's rows (only session `id`'s, when given), read by column name
+/// so that a column added or missing in another version costs nothing.
+fn opencode_sessions(db: &Db, id: Option<&str>) -> Result<Vec<SessionRow>, LibraryError> {
+    db.tick();
+    let sql = match id {
+        Some(_) => "SELECT * FROM session WHERE id = ?1",
+        None => "SELECT * FROM session",
+    };
+    let mut q = db.c.prepare(sql).map_err(|e| db.err(e))?;
+    let names: Vec<String> = q.column_names().iter().map(|n| n.to_string()).collect();
+    let col = |name: &str| names.iter().position(|n| n == name);
+    let (id_at, title_at, dir_at, parent_at, created_at, updated_at) = (
+        col("id"),
+        col("title"),
+        col("directory"),
+        col("parent_id"),
+        col("time_created"),
+        col("time_updated"),
+    );
+    let mut rows = match id {
+        Some(id) => q.query([id]),
+        None => q.query([]),
+    }
+    .map_err(|e| db.err(e))?;
+    let mut out = Vec::new();
+    while let Some(r) = rows.next().map_err(|e| db.err(e))? {
+        db.tick();
+        let get = |at: Option<usize>| at.and_then(|i| r.get_ref(i).ok());
+        let string = |at| match get(at) {
+            Some(ValueRef::Null) | None => None,
+            Some(v) => Some(text(v)),
+        };
+        let int = |at| match get(at) {
+            Some(ValueRef::Integer(i)) => Some(i),
+            Some(ValueRef::Real(f)) => Some(f as i64),
+            _ => None,
+        };
+        let Some(id) = string(id_at).filter(|s| !s.is_empty()) else {
+            continue;
+        };
+        out.push(SessionRow {
+            id,
+            title: string(title_at),
+            directory: string(dir_at),
+            parent_id: string(parent_at).filter(|s| !s.is_empty()),
+            created: int(created_at),
+            updated: int(updated_at),
+        });
+    }
+    Ok(out)
+}
+
+/// One OpenCode session's rows, assembled as `opencode export` writes it.
+fn read_opencode_conversation(path: &Path, session: &str) -> Result<Vec<u8>, LibraryError> {
+    let (db, _) = Db::open(path)?;
+    let row = opencode_sessions(&db, Some(session))?
+        .into_iter()
+        .next()
+        .ok_or_else(|| LibraryError::NotFound(session.to_owned()))?;
+    let max = MAX_ROW_BYTES as i64;
+    // Parts by message (ids ascend in time), then the messages in time order.
+    let mut parts: std::collections::HashMap<String, Vec<(String, opencode::RowData)>> =
+        std::collections::HashMap::new();
+    db.tick();
+    let mut q = db
+        .c
+        .prepare("SELECT id, CASE WHEN octet_length(data) <= ?2 THEN data END, octet_length(data), message_id FROM part WHERE session_id = ?1 ORDER BY message_id, id")
+        .map_err(|e| db.err(e))?;
+    let mut rows = q
+        .query(rusqlite::params![session, max])
+        .map_err(|e| db.err(e))?;
+    while let Some(r) = rows.next().map_err(|e| db.err(e))? {
+        db.tick();
+        let id = text(r.get_ref(0).map_err(|e| db.err(e))?);
+        let data = guarded(r).map_err(|e| db.err(e))?;
+        let message = text(r.get_ref(3).map_err(|e| db.err(e))?);
+        parts.entry(message).or_default().push((id, data));
+    }
+    let mut a = opencode::Assembler::new(&row);
+    db.tick();
+    let mut q = db
+        .c
+        .prepare("SELECT id, CASE WHEN octet_length(data) <= ?2 THEN data END, octet_length(data) FROM message WHERE session_id = ?1 ORDER BY time_created, id")
+        .map_err(|e| db.err(e))?;
+    let mut rows = q
+        .query(rusqlite::params![session, max])
+        .map_err(|e| db.err(e))?;
+    while let Some(r) = rows.next().map_err(|e| db.err(e))? {
+        db.tick();
+        let id = text(r.get_ref(0).map_err(|e| db.err(e))?);
+        a.message(&id, guarded(r).map_err(|e| db.err(e))?);
+        for (part, data) in parts.remove(&id).unwrap_or_default() {
+            a.part(&part, data);
+        }
+    }
+    Ok(a.finish())
+}
+
 // ---- the folder scan ----------------------------------------------------------------
 
 /// Files found below a folder, by kind, and what was left out.
@@ -667,13 +781,24 @@ impl Walk {
         };
         let mut names: Vec<_> = listing.filter_map(Result::ok).collect();
         names.sort_by_key(|e| e.file_name());
+        // OpenCode's data folder: its database holds the sessions.
+        let opencode_home = names
+            .iter()
+            .any(|e| opencode::is_db_name(&e.file_name().to_string_lossy()));
         for e in names {
             let path = e.path();
             let name = e.file_name().to_string_lossy().into_owned();
-            if !FileKind::searched_folder(&name) {
+            if !FileKind::searched_folder(&name)
+                || (opencode_home && opencode::NOT_SESSIONS.contains(&name.as_str()))
+            {
                 continue;
             }
             let Ok(kind) = e.file_type() else { continue };
+            // Beside the database, OpenCode keeps its own files (`auth.json` holds
+            // credentials): not read.
+            if opencode_home && kind.is_file() && !opencode::is_db_name(&name) {
+                continue;
+            }
             if kind.is_symlink() {
                 self.link(&path, &name, depth)?;
             } else if kind.is_dir() {
@@ -742,7 +867,12 @@ impl Walk {
     }
 
     fn file(&mut self, path: PathBuf, real: PathBuf, name: &str) {
-        let Some(kind) = FileKind::of(name) else {
+        let kind = if opencode::is_db_name(name) {
+            Some(FileKind::Database)
+        } else {
+            FileKind::of(name)
+        };
+        let Some(kind) = kind else {
             return;
         };
         if !self.files.insert(real) {
@@ -819,6 +949,22 @@ impl Library {
         };
         let mut catalog = Catalog::new(single);
         for db in &found.databases {
+            let name = db.file_name().unwrap_or_default().to_string_lossy();
+            match read_opencode_db(db, &shown(db, &root)) {
+                Ok(Some((entries, note))) => {
+                    lib.notes.extend(note);
+                    catalog.opencode(shown(db, &root), db.clone(), Ok(entries));
+                    continue;
+                }
+                Ok(None) => {}
+                Err(e) if single => return Err(e),
+                Err(e) if opencode::is_db_name(&name) => {
+                    catalog.opencode(shown(db, &root), db.clone(), Err(e.to_string()));
+                    continue;
+                }
+                // Read as Cursor's, which says what is wrong with it.
+                Err(_) => {}
+            }
             let read = read_cursor_db(db).map(|mut d| {
                 if d.wants_workspace_json() {
                     lib.workspace_json(db, &mut d);
@@ -972,6 +1118,11 @@ impl Library {
                 file,
                 part: Part::Lines(ranges),
             } => parse_lines(file, ranges, Some(Format::ClaudeCodeTranscript)),
+            Source::OpenCode { db, session } => {
+                let bytes = read_opencode_conversation(db, session)?;
+                let limits = cursor::read_limits(bytes.len());
+                Ok(parse_with(&bytes, Some(Format::OpencodeExport), limits))
+            }
             Source::File { file } => parse_file(file, None),
             Source::None => Err(LibraryError::Unreadable {
                 id: id.to_owned(),

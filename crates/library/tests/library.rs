@@ -428,7 +428,12 @@ fn a_cursor_projects_folder_lists_each_agent_transcript() {
 
     let out = scratch(env!("CARGO_TARGET_TMPDIR"), "lib-cursor-agent-export");
     let exported = lib
-        .export(&out, "Cursor", docstream_html::RenderOptions::default())
+        .export(
+            &out,
+            "Cursor",
+            docstream_html::RenderOptions::default(),
+            &mut docstream_library::site::KeepAll,
+        )
         .unwrap();
     assert_eq!((exported.pages, exported.errors), (2, 0));
     let index = fs::read_to_string(out.join("index.html")).unwrap();
@@ -436,4 +441,83 @@ fn a_cursor_projects_folder_lists_each_agent_transcript() {
         index.contains("Cursor · home-dev-shop · no times recorded"),
         "{index}"
     );
+}
+
+/// OpenCode's data folder (`~/.local/share/opencode`): each session of `opencode.db`
+/// lists as OpenCode with its title, folder, times and sub-agent link, and reads into
+/// the very conversation `opencode export` of it gives; the folders beside the database
+/// (the files from before it, snapshots, logs) are not searched.
+#[test]
+fn an_opencode_database_lists_and_reads_each_session() {
+    let dir = scratch(env!("CARGO_TARGET_TMPDIR"), "lib-opencode").join("opencode");
+    fs::create_dir_all(dir.join("storage/part/msg_1")).unwrap();
+    fs::create_dir_all(dir.join("log")).unwrap();
+    // A part file from before the database: an OpenCode text part, not a transcript.
+    fs::write(
+        dir.join("storage/part/msg_1/prt_1.json"),
+        r#"{"id":"prt_1","sessionID":"ses_old","messageID":"msg_1","type":"text","text":"old","timestamp":1}"#,
+    )
+    .unwrap();
+    let fixtures = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../..")).join("tests/fixtures");
+    let export = fs::read(fixtures.join("opencode-export/session.json")).unwrap();
+    // Beside the database: OpenCode's credentials, not read (a transcript there would be
+    // listed if they were).
+    fs::write(dir.join("auth.json"), &export).unwrap();
+    let session: serde_json::Value = serde_json::from_slice(&export).unwrap();
+    let mut child = serde_json::json!({
+        "info": {"id": "ses_child", "parentID": session["info"]["id"], "directory": "/home/dev/tool",
+                 "title": "Child session - 2026-10-05", "time": {"created": 1791200009000_i64}},
+        "messages": [{"info": {"id": "msg_child", "role": "user", "time": {"created": 1791200009000_i64}},
+                      "parts": [{"id": "prt_child", "type": "text", "text": "Check the docs"}]}]
+    });
+    child["info"]["time"]["updated"] = child["info"]["time"]["created"].clone();
+    docstream_testkit::stores::opencode_db(&dir.join("opencode.db"), &[session.clone(), child]);
+
+    let mut lib = Library::open(&dir).unwrap();
+    lib.index(|_, _, _| {});
+    let entries = lib.entries();
+    let id = "ses_3c9d2e1f0ffeK7aLm2Np4Qr6St";
+    assert_eq!(ids(entries), [id, "ses_child"], "{:?}", lib.notes());
+    let e = by_id(entries, id);
+    assert_eq!(e.agent, Agent::OpenCode);
+    assert_eq!(e.agent.label(), "OpenCode");
+    assert_eq!(e.title, "Add a verbose flag to the CLI");
+    assert_eq!(e.project.as_deref(), Some("/home/dev/tool"));
+    assert_eq!(e.created.as_deref(), Some("2026-10-05T11:33:20.000Z"));
+    assert_eq!(e.source, "opencode.db");
+    assert_eq!(e.children, ["ses_child"]);
+    assert!(e.tools >= 5, "{e:?}");
+    assert!((e.cost_usd.unwrap() - 0.0386).abs() < 1e-9, "{e:?}");
+    let child = by_id(entries, "ses_child");
+    assert_eq!(child.parent.as_ref().unwrap().conversation, id);
+    assert_eq!(child.title, "OpenCode session ses_child");
+
+    // The database's rows read as the export of the session reads.
+    let from_db = lib.read(id).unwrap();
+    let exported = docstream_library::parse(&export, None);
+    assert_eq!(from_db.format.as_deref(), Some("opencode-export"));
+    assert_eq!(
+        serde_json::to_value(&from_db).unwrap(),
+        serde_json::to_value(&exported).unwrap()
+    );
+    // Given alone, the database lists the same.
+    let alone = Library::open(&dir.join("opencode.db")).unwrap();
+    assert_eq!(ids(alone.entries()), [id, "ses_child"]);
+}
+
+/// A damaged `opencode.db` in a folder is an error entry naming the file, as OpenCode's.
+#[test]
+fn a_damaged_opencode_database_is_an_opencode_error_entry() {
+    let dir = scratch(env!("CARGO_TARGET_TMPDIR"), "lib-opencode-bad").join("opencode");
+    fs::create_dir_all(&dir).unwrap();
+    fs::write(
+        dir.join("opencode.db"),
+        b"SQLite format 3\0 and then nothing",
+    )
+    .unwrap();
+    let lib = Library::open(&dir).unwrap();
+    let e = &lib.entries()[0];
+    assert_eq!(e.agent, Agent::OpenCode);
+    assert!(e.error.as_deref().unwrap().contains("opencode.db"), "{e:?}");
+    assert_eq!(lib.unreadable().len(), 1);
 }

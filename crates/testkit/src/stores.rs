@@ -287,3 +287,77 @@ pub fn claude_projects(root: &Path) -> PathBuf {
     fs::write(p.join("s-new.jsonl"), resumed).unwrap();
     projects
 }
+
+/// OpenCode's `opencode.db` at `path`, with the tables of its schema
+/// (`session.sql.ts` of anomalyco/opencode: `session`, `message`, `part`, their `data`
+/// columns the message or part without the ids the row holds), holding each session
+/// of `exports` (`opencode export` output: `{info, messages: [{info, parts}]}`).
+pub fn opencode_db(path: &Path, exports: &[Value]) {
+    let c = Connection::open(path).unwrap();
+    c.execute_batch(
+        "PRAGMA journal_mode = WAL;
+         CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text,
+           parent_id text, slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL,
+           version text NOT NULL, share_url text, summary_additions integer,
+           summary_deletions integer, summary_files integer, summary_diffs text,
+           cost real NOT NULL DEFAULT 0, revert text, permission text, agent text, model text,
+           time_created integer NOT NULL, time_updated integer NOT NULL,
+           time_compacting integer, time_archived integer);
+         CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL,
+           time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+         CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL,
+           session_id text NOT NULL, time_created integer NOT NULL,
+           time_updated integer NOT NULL, data text NOT NULL);
+         CREATE TABLE todo (session_id text NOT NULL, content text NOT NULL,
+           status text NOT NULL, priority text NOT NULL, position integer NOT NULL,
+           time_created integer NOT NULL, time_updated integer NOT NULL);",
+    )
+    .unwrap();
+    let without = |v: &Value, keys: &[&str]| {
+        let mut v = v.clone();
+        for k in keys {
+            v.as_object_mut().unwrap().remove(*k);
+        }
+        v.to_string()
+    };
+    for export in exports {
+        let info = &export["info"];
+        let session = info["id"].as_str().unwrap();
+        let created = info["time"]["created"].as_i64().unwrap();
+        c.execute(
+            "INSERT INTO session (id, project_id, parent_id, slug, directory, title, version,
+               time_created, time_updated) VALUES (?1, 'prj', ?2, 'slug', ?3, ?4, '1.0.0', ?5, ?6)",
+            rusqlite::params![
+                session,
+                info["parentID"].as_str(),
+                info["directory"].as_str().unwrap_or(""),
+                info["title"].as_str().unwrap_or(""),
+                created,
+                info["time"]["updated"].as_i64().unwrap_or(created),
+            ],
+        )
+        .unwrap();
+        for m in export["messages"].as_array().unwrap() {
+            let id = m["info"]["id"].as_str().unwrap();
+            let at = m["info"]["time"]["created"].as_i64().unwrap();
+            c.execute(
+                "INSERT INTO message VALUES (?1, ?2, ?3, ?3, ?4)",
+                rusqlite::params![id, session, at, without(&m["info"], &["id", "sessionID"])],
+            )
+            .unwrap();
+            for p in m["parts"].as_array().unwrap() {
+                c.execute(
+                    "INSERT INTO part VALUES (?1, ?2, ?3, ?4, ?4, ?5)",
+                    rusqlite::params![
+                        p["id"].as_str().unwrap(),
+                        id,
+                        session,
+                        at,
+                        without(p, &["id", "sessionID", "messageID"])
+                    ],
+                )
+                .unwrap();
+            }
+        }
+    }
+}

@@ -397,6 +397,9 @@ pub(crate) fn json_format(text: &str) -> Option<Format> {
     if super::cursor_store::sniff(text) {
         return Some(Format::CursorStore);
     }
+    if let Some(f) = super::opencode::sniff(text) {
+        return Some(f);
+    }
     let sniff: Sniff<'_> = docstream_model::read_json::from_str(text).ok()?;
     if sniff.documents.is_some() || sniff.turns.is_some() {
         return Some(Format::ResponseJson);

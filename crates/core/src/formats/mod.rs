@@ -41,6 +41,8 @@ mod openai;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod openai_responses;
 #[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
+mod opencode;
+#[cfg_attr(not(feature = "every-format"), allow(dead_code, unused_imports))]
 mod response_json;
 mod usage;
 
@@ -196,6 +198,11 @@ formats! {
     CopilotCliEvents = "copilot-cli-events", Lines, fixed, extra, copilot_cli::CopilotCli::default(), &[copilot_cli::TOOLS];
     /// Cursor's agent transcript, `~/.cursor/projects/<project>/agent-transcripts/<id>/<id>.jsonl`.
     CursorAgentTranscript = "cursor-agent-transcript", Lines, fixed, extra, cursor_agent::CursorAgent::default(), &[cursor_agent::TOOLS, cursor_cli::TOOLS];
+    /// OpenCode's `opencode run --format json` events, one a line.
+    OpencodeRunJson = "opencode-run-json", Lines, fixed, extra, opencode::OpenCode::run(), &[opencode::TOOLS];
+    /// An OpenCode session as `opencode export` writes it (and as the library reads
+    /// it from `opencode.db`): `{info, messages: [{info, parts}]}`.
+    OpencodeExport = "opencode-export", Values, fixed, extra, opencode::OpenCode::export(), &[opencode::TOOLS];
 }
 
 /// The Cursor CLI's names: its `stream-json` and `json` output, and the wrapper's variant.
