@@ -167,6 +167,24 @@ impl Entry {
         }
     }
 
+    /// For a sub-agent's entry (`parent` set), its prompts are its parent agent's: each
+    /// prompt that does not say who wrote it is marked [`PromptFrom::ParentAgent`], so no
+    /// page labels it "You" (Cursor's agent transcripts of sub-agents carry no such mark;
+    /// Claude Code's and Codex's do).
+    ///
+    /// [`PromptFrom::ParentAgent`]: docstream_model::PromptFrom::ParentAgent
+    pub fn mark_prompts(&self, conversation: &mut docstream_model::Conversation) {
+        if self.parent.is_none() {
+            return;
+        }
+        for turn in &mut conversation.turns {
+            if let docstream_model::Turn::User(u) = turn {
+                u.from
+                    .get_or_insert(docstream_model::PromptFrom::ParentAgent);
+            }
+        }
+    }
+
     /// An entry with only its identity set.
     pub fn new(id: impl Into<String>, agent: Agent, source: impl Into<String>) -> Entry {
         Entry {

@@ -1104,6 +1104,17 @@ impl Library {
             .iter()
             .find(|(e, _)| e.id == id)
             .ok_or_else(|| LibraryError::NotFound(id.to_owned()))?;
+        let mut conversation = self.read_source(id, entry, source)?;
+        entry.mark_prompts(&mut conversation);
+        Ok(conversation)
+    }
+
+    fn read_source(
+        &self,
+        id: &str,
+        entry: &Entry,
+        source: &Source<PathBuf>,
+    ) -> Result<Conversation, LibraryError> {
         match source {
             Source::Cursor { db, composer } => {
                 let bytes = read_cursor_conversation(db, composer)?;

@@ -413,6 +413,26 @@ fn a_cursor_projects_folder_lists_each_agent_transcript() {
     );
     let c = lib.read(&main).unwrap();
     assert_eq!(c.format.as_deref(), Some("cursor-agent-transcript"));
+    // A sub-agent's prompts are its parent agent's (issue 37), the session's the user's.
+    let from = |c: &docstream_model::Conversation| {
+        c.turns
+            .iter()
+            .filter_map(|t| match t {
+                Turn::User(u) => Some(u.from),
+                Turn::Assistant(_) => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let subagent = lib.read(&sub).unwrap();
+    assert!(!from(&subagent).is_empty());
+    assert!(
+        from(&subagent)
+            .iter()
+            .all(|f| *f == Some(docstream_model::PromptFrom::ParentAgent)),
+        "{:?}",
+        from(&subagent)
+    );
+    assert!(from(&c).iter().all(Option::is_none), "{:?}", from(&c));
     for t in [
         DocumentType::TerminalCommand,
         DocumentType::FileEdit,
