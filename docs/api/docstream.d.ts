@@ -111,11 +111,6 @@ export interface UserTurn {
      */
     from?: PromptFrom;
     /**
-     * Set on the first prompt of an agent thread another agent spawned (Codex's
-     * `spawn_agent`): the thread and the call that spawned it (addition).
-     */
-    spawnedBy?: SpawnedBy;
-    /**
      * Set when this turn is not a prompt but the point where the agent's context was
      * compacted; `content` is then the summary that replaced the context (Claude Code's
      * `compact_boundary` and `isCompactSummary` lines, Codex's `compacted` record).
@@ -455,40 +450,6 @@ export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled" |
  * preview's elements and a code line.
  */
 export type Tag = "p" | "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "ul" | "ol" | "li" | "blockquote" | "pre" | "code" | "strong" | "em" | "del" | "a" | "span" | "table" | "thead" | "tbody" | "tr" | "th" | "td" | "hr";
-
-/**
- * The agent thread that spawned another (addition): Codex writes a spawned agent's
- * session to a file of its own (`source.subagent.thread_spawn` in its `session_meta`).
- */
-export interface SpawnedBy {
-    /**
-     * The spawning agent's thread: the id of its session.
-     */
-    threadId: string;
-    /**
-     * The id of the spawning agent's call that started this thread, where the
-     * transcript names it.
-     */
-    callId?: string;
-    /**
-     * The name the spawned agent was given (`agent_nickname`), where given.
-     */
-    nickname?: string;
-    /**
-     * The spawned agent's role (`agent_role`: `explorer`, `worker` …), where given.
-     */
-    role?: string;
-    /**
-     * How deep it is spawned: 1 for an agent the main thread spawned.
-     */
-    depth?: number;
-    /**
-     * Set when the thread began from its parent's history: the prompts of it that its
-     * transcript repeats (they are the parent's turns, and are not shown as this
-     * thread's).
-     */
-    parentHistory?: number;
-}
 
 /**
  * The agent's context was compacted here: what came before was replaced, for the

@@ -237,7 +237,7 @@ impl DocStream {
     }
 
     /// The documents that may still grow (an open text, thinking or code document; an
-    /// explicit document before its end), in document order: a renderer shows them as
+    /// explicit document before its end), in no particular order: a renderer shows them as
     /// they stand mid-stream (the open Markdown block previewed, as the patches show it),
     /// everything else as finished. Empty once the stream is finished.
     pub fn open_documents(&self) -> Vec<DocKey> {

@@ -9,5 +9,4 @@ mod provider_formats;
 mod provider_samples;
 mod samples;
 mod seed_003;
-mod spawned_threads;
 mod sse_vectors;

@@ -176,12 +176,6 @@ pub enum Label {
     Rewound,
     RewoundReplacedBy,
     RewoundByResponse,
-    // Spawned threads (issue 37).
-    SpawnedByThread,
-    SpawnCall,
-    PromptOne,
-    BeganFromParentHistory,
-    NotRepeatedHere,
     // Sources that record no times (issue 38).
     NotRecorded,
 }
@@ -335,14 +329,6 @@ pub fn label(locale: Locale, key: Label) -> &'static str {
             "Rewound — replaced by the response that follows",
             "Zurückgespult — ersetzt durch die folgende Antwort",
         ),
-        SpawnedByThread => ("Spawned by thread", "Gestartet von Thread"),
-        SpawnCall => ("call", "Aufruf"),
-        PromptOne => ("prompt", "Auftrag"),
-        BeganFromParentHistory => (
-            "began from its parent's history",
-            "begann mit dem Verlauf des aufrufenden Agenten",
-        ),
-        NotRepeatedHere => ("not repeated here", "hier nicht wiederholt"),
         NotRecorded => (
             "not recorded (the source keeps no times)",
             "nicht aufgezeichnet (die Quelle speichert keine Zeiten)",

@@ -98,7 +98,7 @@ pub fn render_turn(
 }
 
 /// Writes turn `index` into `out` (a sub-agent's run as nested in its call), calling
-/// `between` before each document; the documents in `open` (sorted) are still growing.
+/// `between` before each document; the documents in `open` are still growing.
 fn render_turn_into(
     conversation: &Conversation,
     index: usize,
@@ -120,7 +120,9 @@ fn render_turn_into(
                 turn: index,
                 index: i,
             };
-            let growing = open.binary_search(&key).is_ok();
+            // A few documents grow at a time: looked up one by one (no sort, whose
+            // code would cost the default module about 6 KB gzip).
+            let growing = open.contains(&key);
             match conversation.subagent_run(key) {
                 Some(run) => {
                     document::render_document_with_run(doc, growing, opts, out, &mut |out| {
@@ -177,7 +179,7 @@ pub fn render_conversation_in_pieces(
 }
 
 /// Writes the conversation into `out`, calling `between` before each document; the
-/// documents in `open` are still growing (sorted here when they are not).
+/// documents in `open` are still growing.
 fn render_into(
     conversation: &Conversation,
     opts: &RenderOptions,
@@ -185,17 +187,6 @@ fn render_into(
     out: &mut String,
     mut between: impl FnMut(&mut String),
 ) {
-    let sorted;
-    let open = if open.is_sorted() {
-        open
-    } else {
-        sorted = {
-            let mut v = open.to_vec();
-            v.sort_unstable();
-            v
-        };
-        &sorted
-    };
     out.raw(CONVERSATION_OPEN);
     for i in 0..conversation.turns.len() {
         // A sub-agent's run is written inside the call that started it.

@@ -12,7 +12,7 @@ use crate::labels::{Label, label};
 use crate::time::push_time;
 use crate::user_prompt::render_user_content;
 use docstream_model::{
-    Conversation, DocKey, PromptFrom, Response, ResponseStatus, Rewound, SpawnedBy, Turn, UserTurn,
+    Conversation, DocKey, PromptFrom, Response, ResponseStatus, Rewound, Turn, UserTurn,
 };
 
 /// The closing tag of a turn's element.
@@ -202,63 +202,13 @@ fn user_header(turn: &UserTurn, opts: &RenderOptions, out: &mut String) {
         out.raw(" ");
         push_time(out, at);
     }
-    out.raw("</div>\n");
-    if let Some(by) = &turn.spawned_by {
-        spawned_by(by, opts, out);
-    }
-    out.raw("<div class=\"ds-user-content\">");
+    out.raw("</div>\n<div class=\"ds-user-content\">");
     render_user_content(&turn.content, &turn.id, opts, out);
     out.raw("</div>\n");
     for a in &turn.attachments {
         out.raw("<div class=\"ds-attachment\">")
             .text(a.path.as_deref().unwrap_or(&a.kind))
             .raw("</div>\n");
-    }
-    out.raw("</div>\n");
-}
-
-/// The thread and call that spawned this agent's thread, its name and role, and the
-/// note that the thread began from its parent's history (not repeated as its turns):
-/// `<div class="ds-spawned-by" data-parent-thread data-spawn-call>`.
-fn spawned_by(by: &SpawnedBy, opts: &RenderOptions, out: &mut String) {
-    let l = |key| label(opts.locale, key);
-    out.raw("<div class=\"ds-spawned-by\" data-parent-thread=\"")
-        .text(&by.thread_id)
-        .raw("\"");
-    if let Some(call) = &by.call_id {
-        out.raw(" data-spawn-call=\"").text(call).raw("\"");
-    }
-    out.raw(">")
-        .text(l(Label::SpawnedByThread))
-        .raw(" <code class=\"ds-thread-id\">")
-        .text(&by.thread_id)
-        .raw("</code>");
-    if let Some(call) = &by.call_id {
-        out.raw(" (")
-            .text(l(Label::SpawnCall))
-            .raw(" <code class=\"ds-call-id\">")
-            .text(call)
-            .raw("</code>)");
-    }
-    for name in [&by.nickname, &by.role].into_iter().flatten() {
-        out.raw(" · <span class=\"ds-agent-name\">")
-            .text(name)
-            .raw("</span>");
-    }
-    if let Some(n) = by.parent_history {
-        out.raw("<span class=\"ds-parent-history\"> — ")
-            .text(l(Label::BeganFromParentHistory));
-        if n > 0 {
-            out.raw(" (")
-                .text(&counted(
-                    u64::from(n),
-                    Label::PromptOne,
-                    Label::Prompts,
-                    opts.locale,
-                ))
-                .raw(")");
-        }
-        out.raw(", ").text(l(Label::NotRepeatedHere)).raw("</span>");
     }
     out.raw("</div>\n");
 }

@@ -91,17 +91,6 @@ struct Loose<H> {
     path: String,
     entry: Entry,
     source: Source<H>,
-    /// Its agent thread, the thread that spawned it, and the threads it spawned (see
-    /// [`Digest`]): links between the files of a Codex session and its spawned agents.
-    threads: Threads,
-}
-
-/// What a transcript says of the agent threads it links to.
-#[derive(Default)]
-struct Threads {
-    own: Option<String>,
-    spawned_by: Option<(String, Option<String>)>,
-    spawns: Vec<(String, String)>,
 }
 
 /// What a folder's files held, handed over file by file; [`Catalog::finish`] makes the
@@ -153,7 +142,6 @@ impl<H: Clone> Catalog<H> {
             entry: Entry::unreadable(path.clone(), agent, path.clone(), message),
             path,
             source: Source::None,
-            threads: Threads::default(),
         });
     }
 
@@ -242,11 +230,6 @@ impl<H: Clone> Catalog<H> {
             path,
             entry: e,
             source: Source::File { file },
-            threads: Threads {
-                own: d.thread.clone(),
-                spawned_by: d.spawned_by.clone(),
-                spawns: d.spawns.clone(),
-            },
         });
         Some(d)
     }
@@ -261,7 +244,6 @@ impl<H: Clone> Catalog<H> {
         self.dbs.sort_by(|a, b| by_path(&a.0, &b.0));
         self.sessions.sort_by(|a, b| by_path(&a.0, &b.0));
         self.loose.sort_by(|a, b| by_path(&a.path, &b.path));
-        link_threads(&mut self.loose);
         let mut loose: [Vec<Loose<H>>; 3] = Default::default();
         for l in self.loose {
             let at = match l.kind {
@@ -316,50 +298,6 @@ impl<H: Clone> Catalog<H> {
         link_children(&mut out.items);
         out.items = order(out.items);
         out
-    }
-}
-
-/// Links each spawned thread's file to the file of the thread that spawned it (Codex:
-/// the child's `session_meta` names its parent's thread): the child's `parent` names
-/// the parent's entry and the spawning call (the child's file names it, else the
-/// parent's call whose result names the child's thread), the parent's `children` list
-/// the child. A thread whose id several files hold links to the first (by path).
-fn link_threads<H>(loose: &mut [Loose<H>]) {
-    let mut by_thread: HashMap<&str, usize> = HashMap::new();
-    for (i, l) in loose.iter().enumerate() {
-        if let Some(t) = &l.threads.own {
-            by_thread.entry(t.as_str()).or_insert(i);
-        }
-    }
-    let links: Vec<(usize, usize, Option<String>)> = loose
-        .iter()
-        .enumerate()
-        .filter_map(|(child, l)| {
-            let (thread, call) = l.threads.spawned_by.as_ref()?;
-            let parent = *by_thread.get(thread.as_str())?;
-            if parent == child {
-                return None;
-            }
-            let call = call.clone().or_else(|| {
-                let own = l.threads.own.as_ref()?;
-                loose[parent]
-                    .threads
-                    .spawns
-                    .iter()
-                    .find(|(_, t)| t == own)
-                    .map(|(c, _)| c.clone())
-            });
-            Some((child, parent, call))
-        })
-        .collect();
-    for (child, parent, call) in links {
-        let parent_id = loose[parent].entry.id.clone();
-        let child_id = loose[child].entry.id.clone();
-        loose[child].entry.parent = Some(ParentLink {
-            conversation: parent_id,
-            tool_call_id: call,
-        });
-        loose[parent].entry.children.push(child_id);
     }
 }
 

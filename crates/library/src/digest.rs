@@ -10,7 +10,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use docstream_model::{Conversation, Document, Meta, ToolView, Turn, Usage};
+use docstream_model::{Conversation, Document, Meta, Turn, Usage};
 
 /// String arguments of a tool call longer than this are not searched.
 const MAX_ARGUMENT: usize = 300;
@@ -56,14 +56,6 @@ pub struct Digest {
     pub usage: Option<Usage>,
     /// Cost in US dollars, summed over the responses that state it.
     pub cost_usd: Option<f64>,
-    /// The agent thread (session) id, where the responses say (Codex's `session_meta`).
-    pub thread: Option<String>,
-    /// For a thread another agent spawned: that agent's thread, and the call that
-    /// spawned it where the transcript says (Codex's `spawn_agent`).
-    pub spawned_by: Option<(String, Option<String>)>,
-    /// (call id, thread id) of each call that spawned a thread this one names (Codex's
-    /// `spawn_agent`, whose result gives the thread's id).
-    pub spawns: Vec<(String, String)>,
 }
 
 /// The digest of a conversation.
@@ -82,9 +74,6 @@ pub fn digest(conversation: &Conversation) -> Digest {
             Turn::User(u) => {
                 if d.created.is_none() {
                     d.created.clone_from(&u.created);
-                }
-                if let (None, Some(by)) = (&d.spawned_by, &u.spawned_by) {
-                    d.spawned_by = Some((by.thread_id.clone(), by.call_id.clone()));
                 }
                 let mut text = u.content.clone();
                 for a in &u.attachments {
@@ -109,9 +98,6 @@ pub fn digest(conversation: &Conversation) -> Digest {
             Turn::Assistant(r) => {
                 if d.created.is_none() {
                     d.created.clone_from(&r.created);
-                }
-                if d.thread.is_none() && r.parent.is_none() && !r.conversation_id.is_empty() {
-                    d.thread = Some(r.conversation_id.clone());
                 }
                 for doc in &r.documents {
                     document(doc, &mut d);
@@ -164,13 +150,6 @@ fn document(doc: &Document, d: &mut Digest) {
             d.tools += 1;
             push_line(&mut text, &m.tool_name);
             strings(&m.arguments, &mut text);
-            if let ToolView::Subagent(v) = &m.view {
-                if let Some(thread) = v.facts.as_ref().and_then(|f| f.agent_id.as_ref()) {
-                    if !m.tool_call_id.is_empty() {
-                        d.spawns.push((m.tool_call_id.clone(), thread.clone()));
-                    }
-                }
-            }
         }
         Meta::Plan(m) => {
             d.tools += 1;

@@ -1,4 +1,3 @@
 //! The tests of this crate, one binary (a module a file).
 
 mod library;
-mod threads;

@@ -242,11 +242,6 @@ pub struct UserTurn {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[serde(deserialize_with = "super::lenient::value")]
     pub from: Option<PromptFrom>,
-    /// Set on the first prompt of an agent thread another agent spawned (Codex's
-    /// `spawn_agent`): the thread and the call that spawned it (addition).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[serde(deserialize_with = "super::lenient::value")]
-    pub spawned_by: Option<SpawnedBy>,
     /// Set when this turn is not a prompt but the point where the agent's context was
     /// compacted; `content` is then the summary that replaced the context (Claude Code's
     /// `compact_boundary` and `isCompactSummary` lines, Codex's `compacted` record).
@@ -260,36 +255,6 @@ pub struct UserTurn {
         deserialize_with = "super::document::not_read_back"
     )]
     pub rewound: Option<Rewound>,
-}
-
-/// The agent thread that spawned another (addition): Codex writes a spawned agent's
-/// session to a file of its own (`source.subagent.thread_spawn` in its `session_meta`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "tsify", derive(tsify::Tsify))]
-#[serde(rename_all = "camelCase")]
-pub struct SpawnedBy {
-    /// The spawning agent's thread: the id of its session.
-    pub thread_id: String,
-    /// The id of the spawning agent's call that started this thread, where the
-    /// transcript names it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub call_id: Option<String>,
-    /// The name the spawned agent was given (`agent_nickname`), where given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub nickname: Option<String>,
-    /// The spawned agent's role (`agent_role`: `explorer`, `worker` …), where given.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub role: Option<String>,
-    /// How deep it is spawned: 1 for an agent the main thread spawned.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[serde(deserialize_with = "super::lenient::value")]
-    pub depth: Option<u32>,
-    /// Set when the thread began from its parent's history: the prompts of it that its
-    /// transcript repeats (they are the parent's turns, and are not shown as this
-    /// thread's).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[serde(deserialize_with = "super::lenient::value")]
-    pub parent_history: Option<u32>,
 }
 
 /// Who wrote a prompt other than the person who ran the agent.

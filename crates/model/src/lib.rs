@@ -19,7 +19,7 @@ pub mod unknown;
 pub use changes::{Changes, DocChange, DocKey};
 pub use conversation::{
     Attachment, ChatResponse, Compaction, Conversation, ParentCall, Problem, PromptFrom, Response,
-    ResponseMetadata, ResponseStatus, Rewound, SpawnedBy, Stats, Turn, Usage, UserTurn,
+    ResponseMetadata, ResponseStatus, Rewound, Stats, Turn, Usage, UserTurn,
 };
 pub use document::{
     ApprovalStatus, CallStatus, ClarificationMeta, ClarificationOption, ClarificationQuestion,

@@ -233,16 +233,6 @@ fn end_call(
     };
     let duration_ms = duration_ms.or_else(|| millis(outcome.data.get("durationMs")));
     let failed = outcome.status != CallStatus::Success;
-    // The model the sub-agent ran on: the call's `model` argument (`composer-2.5-fast`).
-    let model = match &args {
-        Value::Object(a) => a
-            .get("model")
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|m| !m.is_empty())
-            .map(str::to_owned),
-        _ => None,
-    };
     n.apply(Event::ToolEnd {
         call_id: call_id.clone(),
         name: Some(name),
@@ -253,7 +243,7 @@ fn end_call(
         duration_ms,
     });
     if let Some(Value::Array(steps)) = steps {
-        subagent_run(call_id, steps, model, failed, within, n);
+        subagent_run(call_id, steps, failed, within, n);
     }
 }
 
@@ -264,11 +254,9 @@ fn end_call(
 /// understood. The run is shown inside the call, as Claude Code's sub-agents are, and
 /// ends with the call: the stream says no more of it, even of one left in the
 /// background (`isBackground`). Afterwards the agent the call was made `within` goes on.
-/// The run's model is the one the call's arguments name, where they do.
 fn subagent_run(
     parent: String,
     steps: Vec<Value>,
-    model: Option<String>,
     failed: bool,
     within: Option<&str>,
     n: &mut dyn Sink,
@@ -276,12 +264,6 @@ fn subagent_run(
     n.apply(Event::Agent {
         parent: Some(parent.clone()),
     });
-    if model.is_some() {
-        n.apply(Event::Session(SessionInfo {
-            model,
-            ..SessionInfo::default()
-        }));
-    }
     let mut prose = false;
     for (i, mut step) in steps.into_iter().enumerate() {
         let said = |key: &str| {

@@ -80,7 +80,6 @@ impl Adapter for ResponseJson {
                     match turn {
                         Turn::User(u) => {
                             n.apply(Event::PromptsFrom(u.from));
-                            n.apply(Event::SpawnedBy(u.spawned_by));
                             n.apply(Event::UserPrompt {
                                 text: u.content.into(),
                                 attachments: u.attachments,

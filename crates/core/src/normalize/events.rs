@@ -5,8 +5,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::model::{
-    Attachment, CallStatus, Compaction, DocumentType, Problem, PromptFrom, Response, SpawnedBy,
-    Usage,
+    Attachment, CallStatus, Compaction, DocumentType, Problem, PromptFrom, Response, Usage,
 };
 
 /// Facts about the session or response, merged into the current response.
@@ -98,9 +97,6 @@ pub(crate) enum Event<'a> {
     /// Who writes the prompts that follow (`None`: the person who ran the agent): a
     /// sub-agent's own transcript is prompted by the agent that started it.
     PromptsFrom(Option<PromptFrom>),
-    /// The thread that spawned this agent's (Codex's `spawn_agent`): set on the next
-    /// prompt, the first of the thread (`None`: none, or already set).
-    SpawnedBy(Option<SpawnedBy>),
     /// A user prompt: starts a new user turn.
     UserPrompt {
         /// The prompt.

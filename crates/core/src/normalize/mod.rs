@@ -26,7 +26,7 @@ pub(crate) use tools::{ToolKind, ToolNames, kind_in};
 use crate::error::codes;
 use crate::model::{
     Changes, Conversation, DocKey, DocumentType, ErrorMeta, Meta, PromptFrom, ResponseStatus,
-    SpawnedBy, ThinkingMeta, TodoChange, Turn, Usage, UserTurn,
+    ThinkingMeta, TodoChange, Turn, Usage, UserTurn,
 };
 use builder::Builder;
 use error_run::{ErrorRun, is_stream_error};
@@ -77,8 +77,6 @@ pub(crate) struct Normalizer {
     main: Lane,
     /// Who writes the prompts now applied (`None`: the person).
     prompts_from: Option<PromptFrom>,
-    /// The thread that spawned this one, for the next prompt.
-    spawned_by: Option<SpawnedBy>,
     /// The time of the line being read ([`Event::Time`]).
     now: Option<String>,
     /// The API calls of each open response and their counts, with their sum
@@ -167,7 +165,6 @@ impl Normalizer {
             Event::ResponseStart(info) => self.response_start(info),
             // A sub-agent's prompt is its call's argument, shown there.
             Event::PromptsFrom(from) => self.prompts_from = from,
-            Event::SpawnedBy(by) => self.spawned_by = by,
             Event::UserPrompt { .. } if self.in_subagent() => {}
             // A sub-agent's compactions and forks stay inside its run.
             Event::Compaction(_) | Event::CompactSummary(_) | Event::Rewind { .. }
@@ -184,7 +181,6 @@ impl Normalizer {
                     attachments,
                     created: self.now.clone(),
                     from: self.prompts_from,
-                    spawned_by: self.spawned_by.take(),
                     ..UserTurn::default()
                 }));
             }

@@ -128,34 +128,6 @@ fn user(md: &mut Md<'_>, u: &UserTurn, depth: usize) {
         md.raw(" · ").inline(&time_text(at));
     }
     md.raw(if depth == 0 { "\n\n" } else { "**\n\n" });
-    if let Some(by) = &u.spawned_by {
-        md.raw("_").label(Label::SpawnedByThread).raw("_ ");
-        md.code_span(&by.thread_id);
-        if let Some(call) = &by.call_id {
-            md.raw(" (")
-                .label(Label::SpawnCall)
-                .raw(" ")
-                .code_span(call)
-                .raw(")");
-        }
-        for name in [&by.nickname, &by.role].into_iter().flatten() {
-            md.raw(" · ").inline(name);
-        }
-        if let Some(n) = by.parent_history {
-            md.raw(" — ").label(Label::BeganFromParentHistory);
-            if n > 0 {
-                let count = counted(
-                    u64::from(n),
-                    Label::PromptOne,
-                    Label::Prompts,
-                    md.opts.locale,
-                );
-                md.raw(" (").inline(&count).raw(")");
-            }
-            md.raw(", ").label(Label::NotRepeatedHere);
-        }
-        md.raw("\n\n");
-    }
     for a in &u.attachments {
         md.raw("- 📎 ")
             .code_span(a.path.as_deref().unwrap_or(&a.kind))

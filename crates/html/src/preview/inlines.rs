@@ -7,7 +7,7 @@ use crate::url::{UrlVerdict, check_link};
 
 impl Preview {
     /// Writes the text read so far.
-    pub(super) fn flush(&mut self, out: &mut impl PreviewOut) {
+    pub(super) fn flush(&mut self, out: &mut dyn PreviewOut) {
         if !self.run.is_empty() {
             out.text(&self.run);
             self.run.clear();
@@ -15,7 +15,7 @@ impl Preview {
     }
 
     /// Inline content of the open leaf (no newline).
-    pub(super) fn content(&mut self, text: &str, out: &mut impl PreviewOut) {
+    pub(super) fn content(&mut self, text: &str, out: &mut dyn PreviewOut) {
         if let Leaf::Fence(..) = self.leaf {
             self.run.push_str(text);
             return;
@@ -42,7 +42,7 @@ impl Preview {
     }
 
     /// Reads one character of inline content.
-    fn inline_char(&mut self, c: char, out: &mut impl PreviewOut) {
+    fn inline_char(&mut self, c: char, out: &mut dyn PreviewOut) {
         match &mut self.pending {
             Pending::Target { url, depth, title } => {
                 match (*title, c) {
@@ -153,7 +153,7 @@ impl Preview {
     /// Decides what was pending, now that the next byte (`next`, `\n` at a line's end;
     /// non-ASCII characters pass as `a`) is known. May leave something pending when
     /// `next` is taken by it.
-    pub(super) fn resolve_pending(&mut self, next: u8, out: &mut impl PreviewOut) {
+    pub(super) fn resolve_pending(&mut self, next: u8, out: &mut dyn PreviewOut) {
         match std::mem::take(&mut self.pending) {
             Pending::Nothing | Pending::Target { .. } => {}
             Pending::Escape => {
@@ -196,7 +196,7 @@ impl Preview {
     }
 
     /// Closes the innermost link (an allowed target becomes its `href`).
-    fn end_link(&mut self, target: Option<&str>, out: &mut impl PreviewOut) {
+    fn end_link(&mut self, target: Option<&str>, out: &mut dyn PreviewOut) {
         let Some(at) = self
             .inlines
             .iter()
@@ -228,7 +228,7 @@ impl Preview {
         n: usize,
         before: char,
         next: u8,
-        out: &mut impl PreviewOut,
+        out: &mut dyn PreviewOut,
     ) {
         let c = char::from(ch);
         if ch == b'`' {
@@ -318,7 +318,7 @@ impl Preview {
     }
 
     /// Closes inline elements down to and including the one at `at`.
-    fn close_to(&mut self, at: usize, out: &mut impl PreviewOut) {
+    fn close_to(&mut self, at: usize, out: &mut dyn PreviewOut) {
         self.flush(out);
         while self.inlines.len() > at {
             self.inlines.pop();

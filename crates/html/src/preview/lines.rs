@@ -157,7 +157,7 @@ impl Preview {
 
     /// Handles a line whose kind is known; `held` is what was held of it (its newline
     /// included when it is complete).
-    pub(super) fn line(&mut self, kind: &LineStart, held: &str, out: &mut impl PreviewOut) {
+    pub(super) fn line(&mut self, kind: &LineStart, held: &str, out: &mut dyn PreviewOut) {
         let complete = held.ends_with('\n');
         let line = held.strip_suffix('\n').unwrap_or(held);
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -294,7 +294,7 @@ impl Preview {
     }
 
     /// After a line handled whole: the next byte starts a line.
-    fn done_line(&mut self, complete: bool, out: &mut impl PreviewOut) {
+    fn done_line(&mut self, complete: bool, out: &mut dyn PreviewOut) {
         if complete {
             self.flush(out);
             self.at_line_start = true;
@@ -302,7 +302,7 @@ impl Preview {
     }
 
     /// Text continuing or starting a paragraph.
-    fn paragraph_line(&mut self, line: &str, out: &mut impl PreviewOut) {
+    fn paragraph_line(&mut self, line: &str, out: &mut dyn PreviewOut) {
         let text = line.trim_start_matches(' ');
         match self.leaf {
             Leaf::Paragraph | Leaf::ItemText if !self.after_blank => {
@@ -329,7 +329,7 @@ impl Preview {
     }
 
     /// Opens a list item at `indent`, as a sibling, a child or the first of a new list.
-    fn item(&mut self, ordered: bool, indent: usize, content: usize, out: &mut impl PreviewOut) {
+    fn item(&mut self, ordered: bool, indent: usize, content: usize, out: &mut dyn PreviewOut) {
         // Leave the items this one is not inside of.
         while let Some(&c) = self.containers.last() {
             match c {
@@ -358,7 +358,7 @@ impl Preview {
 
     /// Before a block that does not continue a list item: leaves the lists unless the
     /// block is indented into the item.
-    fn leave_containers_for_block(&mut self, indent: usize, out: &mut impl PreviewOut) {
+    fn leave_containers_for_block(&mut self, indent: usize, out: &mut dyn PreviewOut) {
         if self.item_content().is_some_and(|c| indent >= c) {
             return;
         }
@@ -371,7 +371,7 @@ impl Preview {
     }
 
     /// Closes containers down to `keep` of them.
-    fn close_containers(&mut self, keep: usize, out: &mut impl PreviewOut) {
+    fn close_containers(&mut self, keep: usize, out: &mut dyn PreviewOut) {
         while self.containers.len() > keep {
             self.containers.pop();
             out.close();
@@ -379,7 +379,7 @@ impl Preview {
     }
 
     /// Ends a line inside a leaf: headings and table rows end with it.
-    pub(super) fn end_line(&mut self, out: &mut impl PreviewOut) {
+    pub(super) fn end_line(&mut self, out: &mut dyn PreviewOut) {
         self.resolve_pending(b'\n', out);
         self.pending = Pending::Nothing;
         match self.leaf {
@@ -392,7 +392,7 @@ impl Preview {
     }
 
     /// Closes the open leaf block and its inline elements.
-    fn close_leaf(&mut self, out: &mut impl PreviewOut) {
+    fn close_leaf(&mut self, out: &mut dyn PreviewOut) {
         self.resolve_pending(b'\n', out);
         self.flush(out);
         for _ in self.inlines.drain(..) {
@@ -414,7 +414,7 @@ impl Preview {
         self.pending = Pending::Nothing;
     }
 
-    fn start_table(&mut self, head: &str, out: &mut impl PreviewOut) {
+    fn start_table(&mut self, head: &str, out: &mut dyn PreviewOut) {
         self.close_leaf(out);
         out.open(Tag::Table);
         out.open(Tag::Thead);
@@ -425,7 +425,7 @@ impl Preview {
     }
 
     /// One row of cells.
-    fn table_row(&mut self, line: &str, head: bool, out: &mut impl PreviewOut) {
+    fn table_row(&mut self, line: &str, head: bool, out: &mut dyn PreviewOut) {
         out.open(Tag::Tr);
         for cell in cells(line) {
             out.open(if head { Tag::Th } else { Tag::Td });

@@ -230,7 +230,7 @@ const BLANKS: Hold = Hold::Run {
 
 impl Preview {
     /// Reads more text of the open block.
-    pub(crate) fn feed(&mut self, mut text: &str, out: &mut impl PreviewOut) {
+    pub(crate) fn feed(&mut self, mut text: &str, out: &mut dyn PreviewOut) {
         while !text.is_empty() {
             if self.at_line_start {
                 // Hold the start of the line until its kind is known.

@@ -18,17 +18,6 @@
 //! - `compacted` (the summary that replaced the context, empty when the server
 //!   compacted it) and the `context_compacted` event that follows it are one compaction
 //!   turn: a divider with the summary folded, never a prompt.
-//! - A thread another agent spawned (`spawn_agent`) has a file of its own, whose
-//!   `session_meta` says so: `source: {subagent: {thread_spawn: {parent_thread_id,
-//!   depth, agent_nickname, agent_role}}}`. Its prompts are the parent agent's, and its
-//!   first names the thread (and call) that spawned it. A thread spawned with the
-//!   parent's context (`fork_context`) begins with a copy of the parent's history: the
-//!   parent's `session_meta`, its records, then (openai/codex's forked spawn) an output
-//!   of the spawn call saying "You are the newly spawned agent …", whose `call_id` is
-//!   the spawning call's, or (later versions) an `inter_agent_communication_metadata`
-//!   record. That copy is not shown as the thread's own turns: its prompts are counted
-//!   on the first prompt, and its token count is where the thread's usage starts.
-//!   The `collab_*` events repeat the calls they follow (`spawn_agent`, `wait` …).
 //!
 //! Record types not listed (and `ghost_snapshot` …) are counted as not understood and
 //! skipped. Each prompt and what follows it is one response; the last
@@ -46,7 +35,7 @@ use crate::formats::apply_patch;
 use crate::formats::common::{end_open_response, tool_input};
 use crate::formats::fields::{self, Fields, Read, each, wire};
 use crate::formats::{Adapter, Payload, json_error, or_report};
-use crate::model::{Attachment, CallStatus, Compaction, PromptFrom, SpawnedBy};
+use crate::model::{Attachment, CallStatus, Compaction};
 use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolOutcome};
 
 wire! {
@@ -177,8 +166,6 @@ enum Call {
     Shell,
     /// A patch: its file edits.
     Patch(Vec<String>),
-    /// `spawn_agent`: its output names the thread it spawned (`{"agent_id", "nickname"}`).
-    Spawn,
     /// Anything else (the plan, MCP and other tools).
     Other,
 }
@@ -257,57 +244,6 @@ pub(in crate::formats) struct CodexSession {
     searches: u64,
     /// A `compacted` record was read and its `context_compacted` event has not come.
     compacted: bool,
-    /// A `session_meta` was read: the file's own (the first) has come.
-    meta_seen: bool,
-    /// Set in the file of a spawned thread.
-    spawned: Option<Spawned>,
-}
-
-/// What the file of a thread another agent spawned says of that.
-struct Spawned {
-    /// The thread and call that spawned it, for its first prompt.
-    by: SpawnedBy,
-    /// This thread's id.
-    own: Option<String>,
-    /// Reading the copy of the parent's history that the file begins with.
-    copying: bool,
-    /// The copy's prompts, as `response_item`s and as `user_message` events (Codex
-    /// saves a prompt both ways, or, in some versions, one way only).
-    items: u32,
-    events: u32,
-}
-
-/// The output Codex gives a forked thread's copy of the spawn call, in the parent's
-/// place (openai/codex `FORKED_SPAWN_AGENT_OUTPUT_MESSAGE`): the copy ends with it.
-const FORKED_SPAWN_OUTPUT: &str = "You are the newly spawned agent.";
-
-/// The thread that spawned this one, if a `session_meta` payload says it was spawned
-/// (`source.subagent.thread_spawn`).
-fn thread_spawn(meta: &Tree<'_>) -> Option<SpawnedBy> {
-    let source = meta.get("source");
-    let spawn = ["subagent", "sub_agent", "subAgent"]
-        .iter()
-        .map(|k| source.get(*k))
-        .find(|v| !v.is_null())?
-        .get("thread_spawn");
-    let text = |v: &Tree<'_>| {
-        v.as_str()
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned)
-    };
-    let thread_id = text(spawn.get("parent_thread_id"))?;
-    Some(SpawnedBy {
-        thread_id,
-        call_id: None,
-        nickname: text(spawn.get("agent_nickname")).or_else(|| text(meta.get("agent_nickname"))),
-        role: text(spawn.get("agent_role")).or_else(|| text(meta.get("agent_role"))),
-        depth: spawn
-            .get("depth")
-            .as_u64()
-            .and_then(|d| u32::try_from(d).ok()),
-        parent_history: None,
-    })
 }
 
 impl Adapter for CodexSession {
@@ -322,12 +258,6 @@ impl Adapter for CodexSession {
         let Some(payload) = record.payload else {
             return n.apply(Event::Unknown);
         };
-        if self.spawned.as_ref().is_some_and(|s| s.copying) {
-            return self.copied(record.kind, payload, &p, n);
-        }
-        if record.kind == "session_meta" && self.spawn_meta(payload, n) {
-            return;
-        }
         if let Some(at) = &record.timestamp {
             n.apply(Event::Time(at.clone()));
         }
@@ -368,9 +298,6 @@ impl Adapter for CodexSession {
                 self.compacted = true;
                 return;
             }
-            // A turn started by a message from another agent (later versions): for a
-            // spawned thread, the end of the history copied from its parent.
-            "inter_agent_communication_metadata" => {}
             _ => n.apply(Event::Unknown),
         }
         // What the model says next is after the compaction.
@@ -380,15 +307,6 @@ impl Adapter for CodexSession {
     }
 
     fn finish(&mut self, n: &mut dyn Sink) {
-        if let Some(s) = self.spawned.as_ref().filter(|s| s.copying) {
-            // No mark of where the thread's own work begins: say so, rather than show
-            // the parent's history as the thread's.
-            let prompts = s.items.max(s.events);
-            n.apply(Event::Error(ErrorInfo::warning(format!(
-                "This agent thread began from a copy of its parent's history ({prompts} {}), and the file does not mark where its own work begins: nothing after the copy's start is shown.",
-                if prompts == 1 { "prompt" } else { "prompts" }
-            ))));
-        }
         end_open_response(n);
     }
 }
@@ -436,102 +354,6 @@ fn prompt_text(text: &str) -> &str {
 }
 
 impl CodexSession {
-    /// A `session_meta`: the file's own says whether another agent spawned this thread
-    /// (its prompts are then that agent's); one of another thread after it, in a
-    /// spawned thread's file, starts the copy of the parent's history (true: the record
-    /// is read).
-    fn spawn_meta(&mut self, payload: &Tree<'_>, n: &mut dyn Sink) -> bool {
-        let id = payload.get("id").as_str();
-        if let Some(s) = &mut self.spawned {
-            if id.is_some() && s.own.as_deref() != id {
-                s.copying = true;
-                return true;
-            }
-            return false;
-        }
-        if std::mem::replace(&mut self.meta_seen, true) {
-            return false;
-        }
-        if let Some(by) = thread_spawn(payload) {
-            n.apply(Event::PromptsFrom(Some(PromptFrom::ParentAgent)));
-            n.apply(Event::SpawnedBy(Some(by.clone())));
-            self.spawned = Some(Spawned {
-                by,
-                own: id.map(str::to_owned),
-                copying: false,
-                items: 0,
-                events: 0,
-            });
-        }
-        false
-    }
-
-    /// A record of the parent's history a spawned thread's file begins with: its
-    /// prompts are counted and its token count kept (the thread's usage is counted from
-    /// it); the spawn call's output given in the parent's place, or a message from
-    /// another agent, ends it.
-    fn copied(&mut self, kind: &str, payload: &Tree<'_>, p: &Payload<'_>, n: &mut dyn Sink) {
-        let Some(s) = self.spawned.as_mut() else {
-            return;
-        };
-        match kind {
-            "response_item" => {
-                let Some(item) = read(payload, Item::read, p, n) else {
-                    return;
-                };
-                match (item.kind, item.role) {
-                    ("function_call_output" | "custom_tool_call_output", _) => {
-                        let (text, _) = item
-                            .output
-                            .as_ref()
-                            .map_or((Cow::Borrowed(""), false), Body::text);
-                        if text.trim_start().starts_with(FORKED_SPAWN_OUTPUT) {
-                            s.by.call_id = item.call_id.filter(|c| !c.is_empty());
-                            self.end_copy(n);
-                        }
-                    }
-                    ("message", Some("user")) => {
-                        let said = match &item.content {
-                            Some(Body::Parts(parts)) => parts.iter().any(|part| {
-                                part.kind == "input_text"
-                                    && part.text.is_some_and(|t| {
-                                        !injected(t) && !prompt_text(t).trim().is_empty()
-                                    })
-                            }),
-                            Some(Body::Text(t)) => !injected(t) && !t.trim().is_empty(),
-                            _ => false,
-                        };
-                        s.items += u32::from(said);
-                    }
-                    _ => {}
-                }
-            }
-            "event_msg" => {
-                let Some(e) = read(payload, EventMsg::read, p, n) else {
-                    return;
-                };
-                match e.kind {
-                    "user_message" if matches!(e.input_kind, None | Some("plain")) => {
-                        s.events += 1;
-                    }
-                    "token_count" => self.total = e.total.or(self.total),
-                    _ => {}
-                }
-            }
-            "inter_agent_communication_metadata" => self.end_copy(n),
-            _ => {}
-        }
-    }
-
-    /// The copy of the parent's history ended: the thread's own records follow.
-    fn end_copy(&mut self, n: &mut dyn Sink) {
-        if let Some(s) = self.spawned.as_mut() {
-            s.copying = false;
-            s.by.parent_history = Some(s.items.max(s.events));
-            n.apply(Event::SpawnedBy(Some(s.by.clone())));
-        }
-    }
-
     fn event(&mut self, e: EventMsg<'_>, timestamp: Option<String>, n: &mut dyn Sink) {
         match e.kind {
             "user_message" => {
@@ -602,8 +424,6 @@ impl CodexSession {
                 self.last = Last::Other;
                 n.apply(Event::Compaction(Compaction::default()));
             }
-            // The calls that spawn, wait for and message other agents say these again.
-            k if k.starts_with("collab_") => {}
             // Bookkeeping, and raw reasoning (shown from the reasoning items, if at all).
             "task_started"
             | "entered_review_mode"
@@ -689,16 +509,6 @@ impl CodexSession {
                     .output
                     .as_ref()
                     .map_or((Cow::Borrowed(""), false), Body::text);
-                if let Some(s) = self.spawned.as_mut() {
-                    // The spawn call's output in the parent's place, its call not copied.
-                    if !self.calls.contains_key(&call_id)
-                        && text.trim_start().starts_with(FORKED_SPAWN_OUTPUT)
-                    {
-                        s.by.call_id = Some(call_id).filter(|c| !c.is_empty());
-                        n.apply(Event::SpawnedBy(Some(s.by.clone())));
-                        return;
-                    }
-                }
                 self.output(call_id, &text, failed, n);
             }
             "web_search_call" => {
@@ -920,13 +730,8 @@ impl CodexSession {
                 } else {
                     name
                 };
-                let call = if name == "spawn_agent" {
-                    Call::Spawn
-                } else {
-                    Call::Other
-                };
                 n.apply(Event::tool_start(call_id.clone(), name, args));
-                call
+                Call::Other
             }
         };
         self.calls.insert(call_id, call);
@@ -939,7 +744,7 @@ impl CodexSession {
             // Not run: the reason, and nothing the command printed.
             let ids = match call {
                 Call::Patch(ids) => ids,
-                Call::Shell | Call::Spawn | Call::Other => vec![call_id],
+                Call::Shell | Call::Other => vec![call_id],
             };
             for id in ids {
                 n.apply(Event::tool_end(
@@ -1001,21 +806,7 @@ impl CodexSession {
                     });
                 }
             }
-            Call::Spawn if !failed && text.trim_start().starts_with('{') => {
-                // The spawned thread's id, read as the call's result says it.
-                let data = serde_json::from_str::<Value>(text)
-                    .ok()
-                    .filter(Value::is_object)
-                    .unwrap_or_else(|| Value::from(text));
-                n.apply(Event::tool_end(
-                    call_id,
-                    ToolOutcome {
-                        status: CallStatus::Success,
-                        data,
-                    },
-                ));
-            }
-            Call::Spawn | Call::Other => {
+            Call::Other => {
                 let failed = failed || text.starts_with("err: ");
                 n.apply(Event::tool_end(
                     call_id,

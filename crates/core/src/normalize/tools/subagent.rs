@@ -37,10 +37,7 @@ pub(super) fn view(args: &Value, data: Option<&Value>) -> SubagentView {
         prompt: text_field(args, &["prompt", "task", "instructions", "message"]).map(str::to_owned),
         answer,
         facts: Some(RunFacts {
-            agent_id: reported
-                .agent_id
-                .or(trailer.agent_id)
-                .or_else(|| receiver_thread(args)),
+            agent_id: reported.agent_id.or(trailer.agent_id),
             status: reported.status,
             tokens: reported.tokens.or(trailer.tokens),
             tool_uses: reported.tool_uses.or(trailer.tool_uses),
@@ -48,18 +45,6 @@ pub(super) fn view(args: &Value, data: Option<&Value>) -> SubagentView {
         })
         .filter(|f| *f != RunFacts::default())
         .map(Box::new),
-    }
-}
-
-/// The thread a Codex `spawn_agent` call of `codex exec --json` started, when it names
-/// one (`receiver_thread_ids`).
-fn receiver_thread(args: &Value) -> Option<String> {
-    match args.get("receiver_thread_ids")?.as_array()?.as_slice() {
-        [one] => one
-            .as_str()
-            .filter(|t| !t.trim().is_empty())
-            .map(str::to_owned),
-        _ => None,
     }
 }
 
@@ -87,8 +72,7 @@ fn reported_facts(data: &Value) -> RunFacts {
             .map(str::to_owned)
     };
     RunFacts {
-        // Codex's `spawn_agent` gives the spawned thread's id as `agent_id`.
-        agent_id: text("agentId").or_else(|| text("agent_id")),
+        agent_id: text("agentId"),
         status: text("status"),
         tokens: number("totalTokens"),
         tool_uses: number("totalToolUseCount"),
@@ -156,10 +140,7 @@ fn first_words(prompt: Option<&str>) -> String {
 /// `subagentType` object, `{custom: {name}}` or `{custom: name}` for an agent the user
 /// defined, else keyed by the kind (`{explore: {}}`; `unspecified` names none).
 fn agent_type(args: &Value) -> Option<String> {
-    let named = match field(
-        args,
-        &["subagent_type", "subagentType", "agentType", "agent_type"],
-    )? {
+    let named = match field(args, &["subagent_type", "subagentType", "agentType"])? {
         Value::String(s) => s.as_str(),
         Value::Object(kind) => match kind.iter().next().map(|(k, v)| (k.as_str(), v))? {
             ("custom", Value::String(name)) => name.as_str(),
