@@ -5,9 +5,10 @@
 // call that started them; bad rows are error entries; a truncated database is named;
 // the exported static site searches from file://; a store whose newest conversation
 // is in its write-ahead log lists as the CLI lists it; a conversation of bubbles over
-// 16 MiB in all shows every bubble; a generated store (24 MB; LIBRARY_MB=200 for the
-// README's figures) opens to its list (time and memory printed, not asserted). Saves
-// the library screenshot.
+// 16 MiB in all shows every bubble; an OpenCode data folder lists and opens its
+// sessions as the CLI does; Cursor agent transcripts say they record no times; a
+// generated store (24 MB; LIBRARY_MB=200 for the README's figures) opens to its list
+// (time and memory printed, not asserted). Saves the library screenshot.
 import { execFileSync, execSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -236,6 +237,37 @@ export const tests = [
       await page.setInputFiles('#file', join(dir, 'opencode.db'));
       await page.waitForFunction(() => document.body.dataset.library === 'indexed');
       assert.deepEqual((await listed(page)).map((r) => r.id), [id, 'ses_child']);
+    },
+  },
+  {
+    name: 'library: a damaged opencode.db is an OpenCode error entry naming the file, as the CLI lists it',
+    async run({ page, base, root, tmp }) {
+      const dir = join(tmp, 'opencode-bad');
+      mkdirSync(join(dir, 'opencode'), { recursive: true });
+      mkdirSync(join(dir, 'runs'), { recursive: true });
+      writeFileSync(join(dir, 'opencode/opencode.db'), 'SQLite format 3\0 and then nothing');
+      copyFileSync(join(root, 'tests/fixtures/gemini-cli-stream-json/session.jsonl'), join(dir, 'runs/gemini-run.jsonl'));
+      // The CLI writes the list, then exits 1 naming what it could not read.
+      let out;
+      try {
+        out = docstream(root, ['list', '--json', dir]);
+        assert.fail('list exits 1 when a store cannot be read');
+      } catch (e) {
+        if (e.stdout == null) throw e;
+        out = e.stdout;
+      }
+      const cli = JSON.parse(out);
+      const bad = cli.find((e) => e.error);
+      assert.equal(bad?.agent, 'opencode', JSON.stringify(cli));
+      await openViewer(page, base);
+      await openFolder(page, dir);
+      const rows = await listed(page);
+      assert.equal(rows.length, cli.length, JSON.stringify(rows));
+      const row = rows.find((r) => r.error);
+      assert.equal(row?.cells[0], 'OpenCode', JSON.stringify(rows));
+      assert.match(row.error, /opencode\/opencode\.db/);
+      // The picker names files from the chosen folder itself: `opencode-bad/…`; the CLI from inside it.
+      assert.equal(row.title, bad.title.replace('opencode/', 'opencode-bad/opencode/'));
     },
   },
   {

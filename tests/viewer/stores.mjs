@@ -4,7 +4,8 @@
 // database naming them, a malformed composer row, a missing and a malformed bubble
 // row), a Claude Code projects folder with sub-agents, a truncated database, a large
 // generated database of a given size, a store whose newest conversation is in its
-// write-ahead log, and a conversation whose bubbles total more than 16 MiB.
+// write-ahead log, a conversation whose bubbles total more than 16 MiB, and OpenCode's
+// opencode.db.
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
