@@ -5,16 +5,17 @@
 // call that started them; bad rows are error entries; a truncated database is named;
 // the exported static site searches from file://; a store whose newest conversation
 // is in its write-ahead log lists as the CLI lists it; a conversation of bubbles over
-// 16 MiB in all shows every bubble; a generated store (24 MB; LIBRARY_MB=200 for the
-// README's figures) opens to its list (time and memory printed, not asserted). Saves
-// the library screenshot.
+// 16 MiB in all shows every bubble; an OpenCode data folder lists and opens its
+// sessions as the CLI does; Cursor agent transcripts say they record no times; a
+// generated store (24 MB; LIBRARY_MB=200 for the README's figures) opens to its list
+// (time and memory printed, not asserted). Saves the library screenshot.
 import { execFileSync, execSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, truncateSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { assert, openViewer } from './lib.mjs';
 import { screenshotDir } from '../shared/screenshots.mjs';
-import { cursorUserDir, claudeProjects, largeCursorDb, walStore, largeConversationDb } from './stores.mjs';
+import { cursorUserDir, claudeProjects, largeCursorDb, walStore, largeConversationDb, opencodeDb } from './stores.mjs';
 
 function buildFolder(tmp, name) {
   const root = join(tmp, name);
@@ -177,6 +178,114 @@ export const tests = [
       const cli = JSON.parse(docstream(root, ['list', '--json', dir]));
       const label = { codex: 'Codex', 'gemini-cli': 'Gemini CLI', file: 'file' };
       assert.deepEqual(Object.fromEntries(cli.map((e) => [e.id, label[e.agent]])), agents);
+    },
+  },
+  {
+    name: 'library: an OpenCode data folder lists and opens its sessions as the CLI does (opencode.db)',
+    timeout: 60_000,
+    async run({ page, base, root, tmp }) {
+      const dir = join(tmp, 'opencode');
+      const fixture = (p) => join(root, 'tests/fixtures', p);
+      const session = JSON.parse(readFileSync(fixture('opencode-export/session.json'), 'utf8'));
+      const child = {
+        info: { id: 'ses_child', parentID: session.info.id, directory: '/home/dev/tool', title: 'Child session - 2026-10-05', time: { created: 1791200009000, updated: 1791200009000 } },
+        messages: [{ info: { id: 'msg_child', role: 'user', time: { created: 1791200009000 } }, parts: [{ id: 'prt_child', type: 'text', text: 'Check the docs (walrus-marker)' }] }],
+      };
+      opencodeDb(join(dir, 'opencode.db'), [session, child]);
+      // Beside the database: OpenCode's own files (auth.json holds credentials) and the
+      // part files from before the database: not read, as the CLI does not read them.
+      copyFileSync(fixture('opencode-export/session.json'), join(dir, 'auth.json'));
+      mkdirSync(join(dir, 'storage/part/msg_1'), { recursive: true });
+      copyFileSync(fixture('opencode-export/session.json'), join(dir, 'storage/part/msg_1/prt_1.json'));
+      const cli = JSON.parse(docstream(root, ['list', '--json', dir]));
+      const id = session.info.id;
+      assert.deepEqual(cli.map((e) => e.id), [id, 'ses_child']);
+
+      await openViewer(page, base);
+      await openFolder(page, dir);
+      const rows = await listed(page);
+      assert.deepEqual(rows.map((r) => r.id), cli.map((e) => e.id), JSON.stringify(rows));
+      for (const e of cli) {
+        const r = rows.find((x) => x.id === e.id);
+        assert.equal(r.title, e.title, e.id);
+        assert.equal(r.error, null, e.id);
+        // Agent, folder, date (the list's minutes of `created`), messages, tool calls.
+        assert.deepEqual(r.cells, ['OpenCode', e.project, e.created.slice(0, 16).replace('T', ' '), String(e.messages), String(e.tools)], e.id);
+      }
+      assert.equal(rows[0].title, 'Add a verbose flag to the CLI');
+      assert.equal(rows[1].title, 'OpenCode session ses_child');
+
+      // Each session opens as the conversation `docstream json --conversation ID` gives.
+      await page.click(`#library-rows tr[data-id="${id}"] a`);
+      await shownConversation(page, id).catch(async (e) => {
+        throw new Error(`${e.message}: ${JSON.stringify(await page.evaluate(() => ({ ...document.body.dataset, alert: document.getElementById('alert').textContent })))}`);
+      });
+      const want = JSON.parse(docstream(root, ['json', '--conversation', id, dir]));
+      const shown = await page.evaluate(() => document.getElementById('view').snapshot());
+      assert.equal(want.format, 'opencode-export');
+      assert.deepEqual(shown.turns, want.turns, 'the same turns as the CLI reads');
+      // The sub-agent and the session that started it link to each other.
+      const sub = await page.$eval('#crumb-links a', (a) => a.getAttribute('href'));
+      assert.equal(sub, '#c=ses_child');
+      await page.click('#crumb-links a');
+      assert.match(await shownConversation(page, 'ses_child'), /walrus-marker/);
+      assert.equal(await page.$eval('#crumb-links a', (a) => a.getAttribute('href')), `#c=${id}`);
+
+      // The database given alone lists the same.
+      await page.click('#crumb-back');
+      await page.evaluate(() => delete document.body.dataset.library);
+      await page.setInputFiles('#file', join(dir, 'opencode.db'));
+      await page.waitForFunction(() => document.body.dataset.library === 'indexed');
+      assert.deepEqual((await listed(page)).map((r) => r.id), [id, 'ses_child']);
+    },
+  },
+  {
+    name: 'library: a damaged opencode.db is an OpenCode error entry naming the file, as the CLI lists it',
+    async run({ page, base, root, tmp }) {
+      const dir = join(tmp, 'opencode-bad');
+      mkdirSync(join(dir, 'opencode'), { recursive: true });
+      mkdirSync(join(dir, 'runs'), { recursive: true });
+      writeFileSync(join(dir, 'opencode/opencode.db'), 'SQLite format 3\0 and then nothing');
+      copyFileSync(join(root, 'tests/fixtures/gemini-cli-stream-json/session.jsonl'), join(dir, 'runs/gemini-run.jsonl'));
+      // The CLI writes the list, then exits 1 naming what it could not read.
+      let out;
+      try {
+        out = docstream(root, ['list', '--json', dir]);
+        assert.fail('list exits 1 when a store cannot be read');
+      } catch (e) {
+        if (e.stdout == null) throw e;
+        out = e.stdout;
+      }
+      const cli = JSON.parse(out);
+      const bad = cli.find((e) => e.error);
+      assert.equal(bad?.agent, 'opencode', JSON.stringify(cli));
+      await openViewer(page, base);
+      await openFolder(page, dir);
+      const rows = await listed(page);
+      assert.equal(rows.length, cli.length, JSON.stringify(rows));
+      const row = rows.find((r) => r.error);
+      assert.equal(row?.cells[0], 'OpenCode', JSON.stringify(rows));
+      assert.match(row.error, /opencode\/opencode\.db/);
+      // The picker names files from the chosen folder itself: `opencode-bad/…`; the CLI from inside it.
+      assert.equal(row.title, bad.title.replace('opencode/', 'opencode-bad/opencode/'));
+    },
+  },
+  {
+    name: 'library: Cursor agent transcripts say "no times recorded", as the CLI\'s list says',
+    async run({ page, base, root, tmp }) {
+      const dir = join(tmp, 'cursor-agent');
+      const id = '5f0c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
+      const session = join(dir, 'projects/home-dev-shop/agent-transcripts', id);
+      mkdirSync(session, { recursive: true });
+      copyFileSync(join(root, 'tests/fixtures/cursor-agent-transcript/session.jsonl'), join(session, `${id}.jsonl`));
+      const cli = JSON.parse(docstream(root, ['list', '--json', dir]));
+      assert.equal(cli.length, 1);
+      assert.ok(cli[0].noTimes && !cli[0].created, JSON.stringify(cli[0]));
+      assert.match(docstream(root, ['list', dir]), /no times recorded/);
+      await openViewer(page, base);
+      await openFolder(page, dir);
+      const [row] = await listed(page);
+      assert.deepEqual(row.cells.slice(0, 3), ['Cursor', 'home-dev-shop', 'no times recorded'], JSON.stringify(row));
     },
   },
   {

@@ -4,7 +4,8 @@
 // database naming them, a malformed composer row, a missing and a malformed bubble
 // row), a Claude Code projects folder with sub-agents, a truncated database, a large
 // generated database of a given size, a store whose newest conversation is in its
-// write-ahead log, and a conversation whose bubbles total more than 16 MiB.
+// write-ahead log, a conversation whose bubbles total more than 16 MiB, and OpenCode's
+// opencode.db.
 import sqlite3InitModule from '@sqlite.org/sqlite-wasm';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -188,4 +189,48 @@ export function largeConversationDb(path) {
   add('c-huge', ['bubble 00 before', 'y'.repeat(17 * 1024 * 1024), 'bubble 02 after']);
   kvDb(path, 'cursorDiskKV', rows);
   return path;
+}
+
+/**
+ * OpenCode's `opencode.db` at `path`, with the tables of its schema (as
+ * `docstream_testkit::stores::opencode_db` writes them: `session`, `message`, `part`, the
+ * `data` columns the message or part without the ids the row holds), holding each
+ * session of `exports` (`opencode export` output: `{info, messages: [{info, parts}]}`).
+ */
+export function opencodeDb(path, exports) {
+  const db = new sqlite3.oo1.DB(':memory:', 'c');
+  const without = (v, keys) => JSON.stringify(Object.fromEntries(Object.entries(v).filter(([k]) => !keys.includes(k))));
+  try {
+    db.exec(`CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, workspace_id text,
+        parent_id text, slug text NOT NULL, directory text NOT NULL, path text, title text NOT NULL,
+        version text NOT NULL, share_url text, summary_additions integer, summary_deletions integer,
+        summary_files integer, summary_diffs text, cost real NOT NULL DEFAULT 0, revert text,
+        permission text, agent text, model text, time_created integer NOT NULL,
+        time_updated integer NOT NULL, time_compacting integer, time_archived integer);
+      CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL,
+        time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);
+      CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL,
+        time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);`);
+    db.transaction(() => {
+      for (const { info, messages } of exports) {
+        const created = info.time.created;
+        db.exec({
+          sql: `INSERT INTO session (id, project_id, parent_id, slug, directory, title, version, time_created, time_updated)
+            VALUES (?, 'prj', ?, 'slug', ?, ?, '1.0.0', ?, ?)`,
+          bind: [info.id, info.parentID ?? null, info.directory ?? '', info.title ?? '', created, info.time.updated ?? created],
+        });
+        for (const m of messages) {
+          const at = m.info.time.created;
+          db.exec({ sql: 'INSERT INTO message VALUES (?, ?, ?, ?, ?)', bind: [m.info.id, info.id, at, at, without(m.info, ['id', 'sessionID'])] });
+          for (const p of m.parts) {
+            db.exec({ sql: 'INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)', bind: [p.id, m.info.id, info.id, at, at, without(p, ['id', 'sessionID', 'messageID'])] });
+          }
+        }
+      }
+    });
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, sqlite3.capi.sqlite3_js_db_export(db));
+  } finally {
+    db.close();
+  }
 }

@@ -7,7 +7,8 @@
 //! CLI uses: [`CursorDb`] takes a Cursor database's rows, [`Scanner`] a session file in
 //! pieces, [`Reader`] a transcript in pieces, [`Catalog`] makes the list of a folder
 //! (titles, projects, sub-agent links, error entries, ids, order), [`Assembler`] puts a
-//! Cursor conversation together from its bubble rows, and [`Listing::index`] gives each
+//! Cursor conversation together from its bubble rows, [`OpenCodeDb`] and
+//! [`OpenCodeAssembler`] do the same for OpenCode's `opencode.db`, and [`Listing::index`] gives each
 //! conversation's exact counts and searchable text; [`Listing::subagents`] names the
 //! files of a session's sub-agents, read with it ([`Reader::add_subagent`]). So the viewer lists what
 //! `docstream list --json` lists, by one set of rules.
@@ -31,6 +32,7 @@ use docstream_library::catalog::{self, Source};
 use docstream_library::claude_code;
 use docstream_library::cursor::{self, MAX_ROW_BYTES};
 use docstream_library::digest::{Digest, digest};
+use docstream_library::opencode;
 use docstream_library::{Entry, FileKind};
 
 /// A JS `Error` with a `code` property (as the stream's module makes them).
@@ -247,6 +249,151 @@ impl CursorDb {
     }
 }
 
+/// A value of a row as sqlite-wasm gives it (`null`, a number, a bigint, a string or a
+/// `Uint8Array`).
+fn cell(v: &JsValue) -> opencode::Cell {
+    if let Some(n) = v.as_f64() {
+        if n.fract() == 0.0 && n.abs() <= i64::MAX as f64 {
+            opencode::Cell::Integer(n as i64)
+        } else {
+            opencode::Cell::Real(n)
+        }
+    } else if v.is_bigint() {
+        i64::try_from(v.clone()).map_or(opencode::Cell::Null, opencode::Cell::Integer)
+    } else if let Some(b) = bytes_of(v) {
+        opencode::Cell::Text(String::from_utf8_lossy(&b).into_owned())
+    } else {
+        opencode::Cell::Null
+    }
+}
+
+/// A `session` row: its columns' names and values.
+fn session_row(names: &[String], values: &js_sys::Array) -> Option<opencode::SessionRow> {
+    opencode::SessionRow::from_columns(names, |i| cell(&values.get(i as u32)))
+}
+
+/// What the list needs of one OpenCode database (`new OpenCodeDb(columns)`): its
+/// `session` rows, read with [`OpenCodeDb::sql`] (`sessions`), whose columns are
+/// `columns`.
+#[wasm_bindgen]
+pub struct OpenCodeDb {
+    names: Vec<String>,
+    rows: Vec<opencode::SessionRow>,
+}
+
+#[wasm_bindgen]
+impl OpenCodeDb {
+    /// A database whose `session` rows have the columns `columns`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(columns: Vec<String>) -> OpenCodeDb {
+        OpenCodeDb {
+            names: columns,
+            rows: Vec::new(),
+        }
+    }
+
+    /// The tables a database must have to be read as OpenCode's (else it is read as
+    /// Cursor's).
+    #[wasm_bindgen(unchecked_return_type = "string[]")]
+    pub fn tables() -> Result<JsValue, JsValue> {
+        write(&opencode::TABLES)
+    }
+
+    /// The SQL of `what`: `"sessions"` (every `session` row), `"session"` (the row of
+    /// id `?1`), `"parts"` and `"messages"` (of session `?1`, values over `?2` =
+    /// [`maxRowBytes`] bytes as NULL with their length).
+    pub fn sql(what: &str) -> Result<String, JsValue> {
+        Ok(match what {
+            "sessions" => opencode::SESSIONS_SQL,
+            "session" => opencode::SESSION_SQL,
+            "parts" => opencode::PARTS_SQL,
+            "messages" => opencode::MESSAGES_SQL,
+            _ => return Err(bad_input(&format!("no OpenCode query {what:?}"))),
+        }
+        .to_owned())
+    }
+
+    /// A `session` row: its values in column order.
+    pub fn row(&mut self, values: js_sys::Array) {
+        self.rows.extend(session_row(&self.names, &values));
+    }
+}
+
+/// In a folder holding an OpenCode database, whether `name` beside it is left unread
+/// (`isFile`: a file, else a folder): OpenCode's own files and folders, as the CLI
+/// leaves them.
+#[wasm_bindgen(js_name = leftBesideOpenCodeDb)]
+pub fn left_beside_opencode_db(name: &str, is_file: bool) -> bool {
+    opencode::left_beside_db(name, is_file)
+}
+
+/// Whether a file named `name` is an OpenCode database (`opencode.db`,
+/// `opencode-<channel>.db`).
+#[wasm_bindgen(js_name = isOpenCodeDb)]
+pub fn is_opencode_db(name: &str) -> bool {
+    opencode::is_db_name(name)
+}
+
+/// An OpenCode session's rows put together (`new OpenCodeAssembler(session, columns,
+/// values)`, the session's row as `OpenCodeDb.sql("session")` gives it, `values`
+/// `undefined` when there is none): then every row of `sql("parts")`
+/// (`part(messageId, id, data, length)`), every row of `sql("messages")`
+/// (`message(id, data, length)`), then `finish()`.
+#[wasm_bindgen]
+pub struct OpenCodeAssembler {
+    inner: opencode::Assembler,
+}
+
+#[wasm_bindgen]
+impl OpenCodeAssembler {
+    /// The session's row; a `DS_NOT_FOUND` error when it has none.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        session: &str,
+        columns: Vec<String>,
+        values: Option<js_sys::Array>,
+    ) -> Result<OpenCodeAssembler, JsValue> {
+        let row = values
+            .and_then(|v| session_row(&columns, &v))
+            .ok_or_else(|| {
+                js_error(
+                    "DS_NOT_FOUND",
+                    &format!("no conversation {session:?} in this store"),
+                )
+            })?;
+        Ok(OpenCodeAssembler {
+            inner: opencode::Assembler::new(&row),
+        })
+    }
+
+    /// A row of `sql("parts")`.
+    pub fn part(
+        &mut self,
+        message: &str,
+        id: &str,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | null")] data: JsValue,
+        length: f64,
+    ) {
+        self.inner.part(message, id, row(&data, length));
+    }
+
+    /// A row of `sql("messages")`.
+    pub fn message(
+        &mut self,
+        id: &str,
+        #[wasm_bindgen(unchecked_param_type = "Uint8Array | string | null")] data: JsValue,
+        length: f64,
+    ) {
+        self.inner.message(id, row(&data, length));
+    }
+
+    /// The session's bytes (`opencode-export` format), read with [`cursorEventLimit`]
+    /// of their length (each row was held to [`maxRowBytes`]).
+    pub fn finish(self) -> Vec<u8> {
+        self.inner.finish()
+    }
+}
+
 /// A session file read in pieces of any size (`new Scanner()`, `push` each piece):
 /// memory is what the list needs and at most one line.
 #[wasm_bindgen]
@@ -413,7 +560,14 @@ impl Catalog {
         self.inner.database(path, file, Ok(db.inner));
     }
 
-    /// A file of `kind` that could not be read, and why (a sentence naming it).
+    /// An OpenCode database at `path`, read.
+    pub fn opencode(&mut self, path: String, file: u32, db: OpenCodeDb) {
+        let entries = db.rows.iter().map(|r| r.entry(&path)).collect();
+        self.inner.opencode(path, file, Ok(entries));
+    }
+
+    /// A file of `kind` that could not be read, and why (a sentence naming it); an
+    /// OpenCode database (by its name) is OpenCode's error entry.
     pub fn unreadable(
         &mut self,
         kind: &str,
@@ -421,7 +575,11 @@ impl Catalog {
         file: u32,
         message: String,
     ) -> Result<(), JsValue> {
+        let name = path.rsplit('/').next().unwrap_or_default();
         match kind_of_name(kind)? {
+            FileKind::Database if opencode::is_db_name(name) => {
+                self.inner.opencode(path, file, Err(message));
+            }
             FileKind::Database => self.inner.database(path, file, Err(message)),
             FileKind::Lines => {
                 let _ = self.inner.session_file(path, file, Err(message));
@@ -487,6 +645,11 @@ enum JsSource<'a> {
         file: u32,
         /// Byte ranges `[start, end)` of its lines, or none for the whole file.
         lines: Option<Vec<(usize, usize)>>,
+    },
+    #[serde(rename = "opencode")]
+    OpenCode {
+        file: u32,
+        session: &'a str,
     },
     File {
         file: u32,
@@ -567,6 +730,7 @@ impl Listing {
     }
 
     /// Where entry `i`'s bytes are: `{kind: "cursor", file, composer}`,
+    /// `{kind: "opencode", file, session}`,
     /// `{kind: "claude", file, lines}` (`lines`: byte ranges, or `null` for the whole
     /// file), `{kind: "file", file}`, or `null` for an error entry.
     pub fn source(&mut self, i: usize) -> Result<JsValue, JsValue> {
@@ -586,8 +750,7 @@ impl Listing {
                 },
             },
             Source::File { file } => JsSource::File { file: *file },
-            // The viewer's worker does not read OpenCode's database yet (the CLI does).
-            Source::OpenCode { .. } => return Ok(JsValue::NULL),
+            Source::OpenCode { db, session } => JsSource::OpenCode { file: *db, session },
             Source::None => return Ok(JsValue::NULL),
         };
         write(&s)

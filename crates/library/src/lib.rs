@@ -228,7 +228,7 @@ impl Entry {
 /// What a file's name says it holds, for a folder's list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FileKind {
-    /// `*.vscdb`: a Cursor database.
+    /// `*.vscdb`, `opencode.db`, `opencode-<channel>.db`: a Cursor or OpenCode database.
     Database,
     /// `*.jsonl`, `*.ndjson`: session files (Claude Code's), else transcripts.
     Lines,
@@ -240,7 +240,7 @@ impl FileKind {
     /// The kind of a file named `name` (no folders), `None` for a file a folder's list
     /// does not read.
     pub fn of(name: &str) -> Option<FileKind> {
-        if name.ends_with(".vscdb") {
+        if name.ends_with(".vscdb") || opencode::is_db_name(name) {
             Some(FileKind::Database)
         } else if name.ends_with(".jsonl") || name.ends_with(".ndjson") {
             Some(FileKind::Lines)

@@ -5,11 +5,14 @@
 //! and a part's `data` column is the message or part as JSON, without the ids the row
 //! carries.
 //!
-//! The host reads the rows ([`crate::store`] with SQLite); [`SessionRow::entry`] makes
-//! a session's entry, and [`Assembler`] puts a session's rows together as the JSON
+//! The host runs the SQL given here ([`crate::store`] with rusqlite, the viewer's
+//! library worker with sqlite-wasm) and hands over the values: [`SessionRow::from_columns`]
+//! reads a `session` row by column name, [`SessionRow::entry`] makes a session's entry,
+//! and [`Assembler`] puts a session's `part` and `message` rows together as the JSON
 //! `opencode export` writes (`{info, messages: [{info, parts}]}`), which docstream
-//! reads as `opencode-export`.
+//! reads as `opencode-export`. So the CLI and the viewer read a store by one set of rules.
 
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use serde_json::value::RawValue;
@@ -22,6 +25,29 @@ use docstream_model::time::iso_8601;
 /// scan that finds `opencode.db` does not search them, nor read the other files beside
 /// it (`auth.json` holds credentials).
 pub const NOT_SESSIONS: &[&str] = &["storage", "snapshot", "log", "bin", "tool-output"];
+
+/// The tables a database must have to be read as OpenCode's (else it is read as
+/// Cursor's, which says what is wrong with it).
+pub const TABLES: [&str; 3] = ["session", "message", "part"];
+
+/// Every `session` row, all columns (read by name: [`SessionRow::from_columns`]).
+pub const SESSIONS_SQL: &str = "SELECT * FROM session";
+/// The `session` row of id `?1`.
+pub const SESSION_SQL: &str = "SELECT * FROM session WHERE id = ?1";
+/// The parts of session `?1`: `id`, `data` when at most `?2` bytes (else NULL), the
+/// length of `data`, `message_id`; by message, then by id (ascending in time).
+pub const PARTS_SQL: &str = "SELECT id, CASE WHEN octet_length(data) <= ?2 THEN CAST(data AS BLOB) END, octet_length(data), message_id FROM part WHERE session_id = ?1 ORDER BY message_id, id";
+/// The messages of session `?1` in time order: `id`, `data` when at most `?2` bytes
+/// (else NULL), the length of `data`.
+pub const MESSAGES_SQL: &str = "SELECT id, CASE WHEN octet_length(data) <= ?2 THEN CAST(data AS BLOB) END, octet_length(data) FROM message WHERE session_id = ?1 ORDER BY time_created, id";
+
+/// In a folder holding an OpenCode database, whether the entry `name` beside it is
+/// left unread: anything named as a folder of [`NOT_SESSIONS`], and, when `is_file`
+/// (a regular file, not a folder or a link), every file but the databases (OpenCode's
+/// own files: `auth.json` holds credentials).
+pub fn left_beside_db(name: &str, is_file: bool) -> bool {
+    NOT_SESSIONS.contains(&name) || (is_file && !is_db_name(name))
+}
 
 /// Whether a file named `name` is an OpenCode database: `opencode.db`, or
 /// `opencode-<channel>.db`.
@@ -50,6 +76,38 @@ pub struct SessionRow {
     pub updated: Option<i64>,
 }
 
+/// A value of a row as SQLite gives it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cell {
+    /// NULL.
+    Null,
+    /// An integer.
+    Integer(i64),
+    /// A floating-point number.
+    Real(f64),
+    /// Text, or a blob read as UTF-8 (lossily).
+    Text(String),
+}
+
+impl Cell {
+    fn text(&self) -> Option<String> {
+        match self {
+            Cell::Null => None,
+            Cell::Integer(i) => Some(i.to_string()),
+            Cell::Real(f) => Some(f.to_string()),
+            Cell::Text(t) => Some(t.clone()),
+        }
+    }
+
+    fn int(&self) -> Option<i64> {
+        match self {
+            Cell::Integer(i) => Some(*i),
+            Cell::Real(f) if f.is_finite() => Some(*f as i64),
+            _ => None,
+        }
+    }
+}
+
 fn time(ms: Option<i64>) -> Option<String> {
     ms.and_then(|ms| u64::try_from(ms).ok()).map(iso_8601)
 }
@@ -60,6 +118,30 @@ fn placeholder(title: &str) -> bool {
 }
 
 impl SessionRow {
+    /// A row of [`SESSIONS_SQL`] or [`SESSION_SQL`], its columns named `names` and
+    /// `cell(i)` the value of column `i`: read by name, so that a column added or missing
+    /// in another version costs nothing. `None` for a row without an id.
+    pub fn from_columns<S: AsRef<str>>(
+        names: &[S],
+        mut cell: impl FnMut(usize) -> Cell,
+    ) -> Option<SessionRow> {
+        let mut get = |name: &str| {
+            names
+                .iter()
+                .position(|n| n.as_ref() == name)
+                .map_or(Cell::Null, &mut cell)
+        };
+        let id = get("id").text().filter(|s| !s.is_empty())?;
+        Some(SessionRow {
+            id,
+            title: get("title").text(),
+            directory: get("directory").text(),
+            parent_id: get("parent_id").text().filter(|s| !s.is_empty()),
+            created: get("time_created").int(),
+            updated: get("time_updated").int(),
+        })
+    }
+
     /// The session's entry in a list of `db` (the path shown).
     pub fn entry(&self, db: &str) -> Entry {
         let mut e = Entry::new(self.id.clone(), Agent::OpenCode, db);
@@ -96,8 +178,9 @@ pub fn link_children(entries: &mut [Entry]) {
 pub type RowData = Result<Vec<u8>, u64>;
 
 /// One session's rows put together as `opencode export` writes it: the session's
-/// facts, then each message (in the order the host gives them: `time_created`, `id`)
-/// with its parts (by `id`, which OpenCode makes ascending in time). A row whose
+/// facts, then each message (in the order the host gives them, [`MESSAGES_SQL`]'s:
+/// `time_created`, `id`) with its parts (given first, [`PARTS_SQL`]'s order: by
+/// `id`, which OpenCode makes ascending in time). A row whose
 /// `data` is not a JSON object, or is too large to read, stands as a part (or a
 /// message) of a type docstream does not know, counted when the session is read.
 #[derive(Debug)]
@@ -107,6 +190,8 @@ pub struct Assembler {
     open: bool,
     /// The open message's first part is written.
     parted: bool,
+    /// The parts given, by message id, until their message comes.
+    parts: HashMap<String, Vec<(String, RowData)>>,
 }
 
 impl Assembler {
@@ -135,10 +220,20 @@ impl Assembler {
             out: format!("{{\"info\":{info},\"messages\":["),
             open: false,
             parted: false,
+            parts: HashMap::new(),
         }
     }
 
-    /// The next message, `id` with its `data`.
+    /// A part of message `message`, `id` with its `data`: held until its message comes
+    /// (a part of no message given is left out).
+    pub fn part(&mut self, message: &str, id: &str, data: RowData) {
+        self.parts
+            .entry(message.to_owned())
+            .or_default()
+            .push((id.to_owned(), data));
+    }
+
+    /// The next message, `id` with its `data`, and the parts given for it.
     pub fn message(&mut self, id: &str, data: RowData) {
         self.close_message();
         if self.out.ends_with('}') {
@@ -149,14 +244,12 @@ impl Assembler {
         self.out.push_str(",\"parts\":[");
         self.open = true;
         self.parted = false;
+        for (part, data) in self.parts.remove(id).unwrap_or_default() {
+            self.push_part(&part, data);
+        }
     }
 
-    /// The next part of the message last given (a part before any message is left
-    /// out: the host gives a message's parts after it).
-    pub fn part(&mut self, id: &str, data: RowData) {
-        if !self.open {
-            return;
-        }
+    fn push_part(&mut self, id: &str, data: RowData) {
         if self.parted {
             self.out.push(',');
         }
@@ -239,13 +332,14 @@ mod tests {
     #[test]
     fn rows_assemble_into_an_export() {
         let mut a = Assembler::new(&row());
-        a.part("orphan", Ok(b"{}".to_vec()));
+        // Parts come first (PARTS_SQL), each held until its message.
+        a.part("nowhere", "orphan", Ok(b"{}".to_vec()));
+        a.part("m1", "p1", Ok(br#" {"type":"text","text":"hi"}"#.to_vec()));
+        a.part("m1", "p2", Ok(b"{}".to_vec()));
+        a.part("m2", "p3", Err(20 << 20));
+        a.part("m2", "p4", Ok(b"[1]".to_vec()));
         a.message("m1", Ok(br#"{"role":"user"}"#.to_vec()));
-        a.part("p1", Ok(br#" {"type":"text","text":"hi"}"#.to_vec()));
-        a.part("p2", Ok(b"{}".to_vec()));
         a.message("m2", Ok(b"{\"role\":".to_vec()));
-        a.part("p3", Err(20 << 20));
-        a.part("p4", Ok(b"[1]".to_vec()));
         a.message("m3", Ok(br#"{"role":"assistant"}"#.to_vec()));
         let v: serde_json::Value = serde_json::from_slice(&a.finish()).unwrap();
         assert_eq!(v["info"]["title"], "Fix \"it\"");
@@ -260,9 +354,46 @@ mod tests {
         assert_eq!(m[1]["parts"][0]["type"], "docstream-unreadable-part");
         assert_eq!(m[1]["parts"][1]["why"], "not a JSON object");
         assert_eq!(m[2]["parts"], serde_json::json!([]));
+        assert!(!v.to_string().contains("orphan"), "{v}");
         let empty = Assembler::new(&SessionRow::default()).finish();
         let v: serde_json::Value = serde_json::from_slice(&empty).unwrap();
         assert_eq!(v["messages"], serde_json::json!([]));
+    }
+
+    /// A `session` row is read by column name, whatever the columns' order, with the
+    /// columns another version lacks or adds costing nothing.
+    #[test]
+    fn session_rows_by_column_name() {
+        let names = [
+            "time_updated",
+            "extra",
+            "parent_id",
+            "id",
+            "title",
+            "time_created",
+        ];
+        let cells = [
+            Cell::Integer(1_700_000_001_000),
+            Cell::Text("x".into()),
+            Cell::Text(String::new()),
+            Cell::Text("ses_1".into()),
+            Cell::Text("Fix \"it\"".into()),
+            Cell::Real(1_700_000_000_000.0),
+        ];
+        let r = SessionRow::from_columns(&names, |i| cells[i].clone()).unwrap();
+        assert_eq!(
+            r,
+            SessionRow {
+                directory: None,
+                ..row()
+            }
+        );
+        let none = SessionRow::from_columns(&["id"], |_| Cell::Null);
+        assert_eq!(none, None, "a row without an id is not a session");
+        assert!(left_beside_db("auth.json", true));
+        assert!(!left_beside_db("opencode-dev.db", true));
+        assert!(left_beside_db("storage", false));
+        assert!(!left_beside_db("projects", false));
     }
 
     #[test]

@@ -43,7 +43,7 @@ use crate::catalog::{self, Catalog, MAX_SUBAGENT_FILE, Source};
 use crate::claude_code::{self, Part, Scanner};
 use crate::cursor::{self, Assembler, CursorDb, MAX_ROW_BYTES, WORKSPACE_KEY};
 use crate::digest::{Digest, digest};
-use crate::opencode::{self, SessionRow};
+use crate::opencode::{self, Cell, SessionRow};
 use crate::{Entry, FileKind, Reader, parse_with};
 use docstream_core::{DocStream, Format, Limits, Options};
 use docstream_model::Conversation;
@@ -639,32 +639,25 @@ type OpenCodeList = (Vec<Entry>, Option<String>);
 fn read_opencode_db(path: &Path, shown: &str) -> Result<Option<OpenCodeList>, LibraryError> {
     let (db, note) = Db::open(path)?;
     db.probe()?;
-    if !(db.has_table("session")? && db.has_table("message")? && db.has_table("part")?) {
-        return Ok(None);
+    for table in opencode::TABLES {
+        if !db.has_table(table)? {
+            return Ok(None);
+        }
     }
     let rows = opencode_sessions(&db, None)?;
     Ok(Some((rows.iter().map(|r| r.entry(shown)).collect(), note)))
 }
 
-/// The `session` table's rows (only session `id`'s, when given), read by column name
-/// so that a column added or missing in another version costs nothing.
+/// The `session` table's rows (only session `id`'s, when given): see
+/// [`SessionRow::from_columns`].
 fn opencode_sessions(db: &Db, id: Option<&str>) -> Result<Vec<SessionRow>, LibraryError> {
     db.tick();
     let sql = match id {
-        Some(_) => "SELECT * FROM session WHERE id = ?1",
-        None => "SELECT * FROM session",
+        Some(_) => opencode::SESSION_SQL,
+        None => opencode::SESSIONS_SQL,
     };
     let mut q = db.c.prepare(sql).map_err(|e| db.err(e))?;
     let names: Vec<String> = q.column_names().iter().map(|n| n.to_string()).collect();
-    let col = |name: &str| names.iter().position(|n| n == name);
-    let (id_at, title_at, dir_at, parent_at, created_at, updated_at) = (
-        col("id"),
-        col("title"),
-        col("directory"),
-        col("parent_id"),
-        col("time_created"),
-        col("time_updated"),
-    );
     let mut rows = match id {
         Some(id) => q.query([id]),
         None => q.query([]),
@@ -673,27 +666,13 @@ fn opencode_sessions(db: &Db, id: Option<&str>) -> Result<Vec<SessionRow>, Libra
     let mut out = Vec::new();
     while let Some(r) = rows.next().map_err(|e| db.err(e))? {
         db.tick();
-        let get = |at: Option<usize>| at.and_then(|i| r.get_ref(i).ok());
-        let string = |at| match get(at) {
-            Some(ValueRef::Null) | None => None,
-            Some(v) => Some(text(v)),
+        let cell = |i: usize| match r.get_ref(i) {
+            Ok(ValueRef::Integer(i)) => Cell::Integer(i),
+            Ok(ValueRef::Real(f)) => Cell::Real(f),
+            Ok(v @ (ValueRef::Text(_) | ValueRef::Blob(_))) => Cell::Text(text(v)),
+            Ok(ValueRef::Null) | Err(_) => Cell::Null,
         };
-        let int = |at| match get(at) {
-            Some(ValueRef::Integer(i)) => Some(i),
-            Some(ValueRef::Real(f)) => Some(f as i64),
-            _ => None,
-        };
-        let Some(id) = string(id_at).filter(|s| !s.is_empty()) else {
-            continue;
-        };
-        out.push(SessionRow {
-            id,
-            title: string(title_at),
-            directory: string(dir_at),
-            parent_id: string(parent_at).filter(|s| !s.is_empty()),
-            created: int(created_at),
-            updated: int(updated_at),
-        });
+        out.extend(SessionRow::from_columns(&names, cell));
     }
     Ok(out)
 }
@@ -706,14 +685,9 @@ fn read_opencode_conversation(path: &Path, session: &str) -> Result<Vec<u8>, Lib
         .next()
         .ok_or_else(|| LibraryError::NotFound(session.to_owned()))?;
     let max = MAX_ROW_BYTES as i64;
-    // Parts by message (ids ascend in time), then the messages in time order.
-    let mut parts: std::collections::HashMap<String, Vec<(String, opencode::RowData)>> =
-        std::collections::HashMap::new();
+    let mut a = opencode::Assembler::new(&row);
     db.tick();
-    let mut q = db
-        .c
-        .prepare("SELECT id, CASE WHEN octet_length(data) <= ?2 THEN data END, octet_length(data), message_id FROM part WHERE session_id = ?1 ORDER BY message_id, id")
-        .map_err(|e| db.err(e))?;
+    let mut q = db.c.prepare(opencode::PARTS_SQL).map_err(|e| db.err(e))?;
     let mut rows = q
         .query(rusqlite::params![session, max])
         .map_err(|e| db.err(e))?;
@@ -722,14 +696,12 @@ fn read_opencode_conversation(path: &Path, session: &str) -> Result<Vec<u8>, Lib
         let id = text(r.get_ref(0).map_err(|e| db.err(e))?);
         let data = guarded(r).map_err(|e| db.err(e))?;
         let message = text(r.get_ref(3).map_err(|e| db.err(e))?);
-        parts.entry(message).or_default().push((id, data));
+        a.part(&message, &id, data);
     }
-    let mut a = opencode::Assembler::new(&row);
     db.tick();
-    let mut q = db
-        .c
-        .prepare("SELECT id, CASE WHEN octet_length(data) <= ?2 THEN data END, octet_length(data) FROM message WHERE session_id = ?1 ORDER BY time_created, id")
-        .map_err(|e| db.err(e))?;
+    let mut q =
+        db.c.prepare(opencode::MESSAGES_SQL)
+            .map_err(|e| db.err(e))?;
     let mut rows = q
         .query(rusqlite::params![session, max])
         .map_err(|e| db.err(e))?;
@@ -737,9 +709,6 @@ fn read_opencode_conversation(path: &Path, session: &str) -> Result<Vec<u8>, Lib
         db.tick();
         let id = text(r.get_ref(0).map_err(|e| db.err(e))?);
         a.message(&id, guarded(r).map_err(|e| db.err(e))?);
-        for (part, data) in parts.remove(&id).unwrap_or_default() {
-            a.part(&part, data);
-        }
     }
     Ok(a.finish())
 }
@@ -788,15 +757,13 @@ impl Walk {
         for e in names {
             let path = e.path();
             let name = e.file_name().to_string_lossy().into_owned();
-            if !FileKind::searched_folder(&name)
-                || (opencode_home && opencode::NOT_SESSIONS.contains(&name.as_str()))
-            {
+            if !FileKind::searched_folder(&name) {
                 continue;
             }
             let Ok(kind) = e.file_type() else { continue };
             // Beside the database, OpenCode keeps its own files (`auth.json` holds
-            // credentials): not read.
-            if opencode_home && kind.is_file() && !opencode::is_db_name(&name) {
+            // credentials) and folders: not read.
+            if opencode_home && opencode::left_beside_db(&name, kind.is_file()) {
                 continue;
             }
             if kind.is_symlink() {
@@ -867,12 +834,7 @@ impl Walk {
     }
 
     fn file(&mut self, path: PathBuf, real: PathBuf, name: &str) {
-        let kind = if opencode::is_db_name(name) {
-            Some(FileKind::Database)
-        } else {
-            FileKind::of(name)
-        };
-        let Some(kind) = kind else {
+        let Some(kind) = FileKind::of(name) else {
             return;
         };
         if !self.files.insert(real) {

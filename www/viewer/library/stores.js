@@ -52,7 +52,7 @@ function sqliteError(path, e) {
  */
 const guarded = (max) => `CASE WHEN octet_length(value) <= ${max} THEN CAST(value AS BLOB) END, octet_length(value)`;
 
-/** A Cursor database opened read-only, its rows as Rust's readers take them. */
+/** A Cursor or OpenCode database opened read-only, its rows as Rust's readers take them. */
 export class Database {
   /**
    * Opens `file` (shown as `path`) as the CLI does: with its write-ahead log `wal` when
@@ -147,6 +147,23 @@ export class Database {
   value(table, key) {
     const row = this.run((db) => db.selectArray(`SELECT ${guarded(this.max)} FROM ${table} WHERE key = ?`, [key]));
     return row ? [row[0], row[1] ?? 0] : undefined;
+  }
+
+  /** The names of the columns `sql` gives. */
+  columns(sql) {
+    return this.run((db) => {
+      const st = db.prepare(sql);
+      try {
+        return st.getColumnNames();
+      } finally {
+        st.finalize();
+      }
+    });
+  }
+
+  /** Every row of `sql` (its `?1`, `?2`… bound to `bind`), one at a time: each(values in column order). */
+  each(sql, bind, each) {
+    this.run((db) => db.exec({ sql, bind, rowMode: 'array', callback: (row) => each(row) }));
   }
 
   close() {

@@ -10,12 +10,14 @@ const $ = (id) => document.getElementById(id);
  * Names of files the library reads (a database's write-ahead log with it); everything
  * else in a folder is skipped.
  */
-const WANTED = /(\.vscdb|\.vscdb-wal|\.jsonl|\.ndjson|\.json|\.sse)$/i;
-const AGENTS = { cursor: 'Cursor', 'claude-code': 'Claude Code', codex: 'Codex', 'gemini-cli': 'Gemini CLI', file: 'file' };
+const WANTED = /(\.vscdb|\.vscdb-wal|\.jsonl|\.ndjson|\.json|\.sse)$|^opencode(-[^/]+)?\.db(-wal)?$/i;
+/** A store's database, which opens as a library alone: Cursor's, OpenCode's (`opencode.db`, `opencode-<channel>.db`). */
+const DATABASE = /\.vscdb$|^opencode(-[^/]+)?\.db$/i;
+const AGENTS = { cursor: 'Cursor', 'claude-code': 'Claude Code', codex: 'Codex', 'gemini-cli': 'Gemini CLI', 'copilot-cli': 'Copilot CLI', opencode: 'OpenCode', file: 'file' };
 
 /** Whether a set of picked or dropped files is a library (more than one transcript). */
 export function isLibrary(files) {
-  return files.length > 1 || files.some((f) => /\.vscdb$/i.test(f.name) || (f.path ?? '').includes('/'));
+  return files.length > 1 || files.some((f) => DATABASE.test(f.name) || (f.path ?? '').includes('/'));
 }
 
 function keep(path) {
@@ -50,6 +52,15 @@ async function handleFiles(dir, prefix, out) {
 
 function fmtDate(iso) {
   return iso ? iso.slice(0, 16).replace('T', ' ') : '';
+}
+
+/**
+ * An entry's date: when it started (else last changed); for a source that records no
+ * times (Cursor's agent transcripts, `noTimes`) said so, as the CLI's list says it.
+ */
+function when(e) {
+  const at = e.created ?? e.updated;
+  return at ? fmtDate(at) : e.noTimes ? 'no times recorded' : '';
 }
 
 /**
@@ -151,7 +162,7 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
       a.textContent = e.title;
       title.append(a);
     }
-    tr.append(title, cell(AGENTS[e.agent] ?? e.agent), cell(e.project ?? '', 'project'), cell(fmtDate(e.created ?? e.updated)),
+    tr.append(title, cell(AGENTS[e.agent] ?? e.agent), cell(e.project ?? '', 'project'), cell(when(e)),
       cell(e.error ? '' : String(e.messages), 'num'), cell(e.error ? '' : (e.tools == null ? '…' : String(e.tools)), 'num'));
     return tr;
   }
@@ -355,7 +366,7 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
   function openFiles(files, label) {
     const wanted = files.filter((f) => keep(f.path));
     if (!wanted.length) {
-      alertBox(`Nothing to read in ${label}.`, 'A library is a Cursor state.vscdb, a Claude Code projects folder, or a folder of .jsonl, .json or .sse transcripts.');
+      alertBox(`Nothing to read in ${label}.`, 'A library is a Cursor state.vscdb, an OpenCode opencode.db, a Claude Code projects folder, or a folder of .jsonl, .json or .sse transcripts.');
       return;
     }
     alertBox('');

@@ -1,6 +1,6 @@
 // The library's worker: reads stores off the page's thread. Given the files of a
-// folder (or one file) it lists every conversation — Cursor's state.vscdb through
-// SQLite (loaded only when a database is opened) over lazy File slices, Claude Code
+// folder (or one file) it lists every conversation — Cursor's state.vscdb and
+// OpenCode's opencode.db through SQLite (loaded only when a database is opened) over lazy File slices, Claude Code
 // session files read in pieces, other transcripts — then reads each once for exact
 // counts and the search index. Nothing is written anywhere and nothing leaves the page.
 //
@@ -18,7 +18,7 @@
 //               {type: 'hits', req, query, results},
 //               {type: 'error', req?, message}
 
-import init, { Assembler, Catalog, CursorDb, Reader, Scanner, cursorEventLimit, fileKind, maxRowBytes, maxSubagentFile, maxWorkspaceJson, searched, emptyDatabase } from '../vendor/library/library.js';
+import init, { Assembler, Catalog, CursorDb, OpenCodeAssembler, OpenCodeDb, Reader, Scanner, cursorEventLimit, fileKind, isOpenCodeDb, leftBesideOpenCodeDb, maxRowBytes, maxSubagentFile, maxWorkspaceJson, searched, emptyDatabase } from '../vendor/library/library.js';
 import { Database, fileError, pieces } from './stores.js';
 
 /**
@@ -62,11 +62,43 @@ function reset() {
 
 const dirOf = (path) => (path.includes('/') ? path.slice(0, path.lastIndexOf('/')) : '');
 
-/** Whether a file of the given folder is read: no folder below it hidden or node_modules. */
-function wanted(path) {
+/**
+ * Whether a file of the given folder is read: no folder below it hidden or node_modules,
+ * and nothing OpenCode keeps beside its database (`homes`: the folders holding one) but
+ * the database, as the CLI's folder scan leaves them.
+ */
+function wanted(path, homes) {
   const parts = path.split('/');
   // The first part of a picked folder's paths is that folder, given by the person.
-  return parts.slice(parts.length > 1 ? 1 : 0).every(searched);
+  if (!parts.slice(parts.length > 1 ? 1 : 0).every(searched)) return false;
+  // Each folder on the way (from the top, ''): is the next part left beside its database?
+  for (let i = 0; i < parts.length; i++) {
+    if (homes.has(parts.slice(0, i).join('/')) && leftBesideOpenCodeDb(parts[i], i === parts.length - 1)) return false;
+  }
+  return true;
+}
+
+/** The folders holding an OpenCode database ('' for the files given at the top). */
+function openCodeHomes(given) {
+  const homes = new Set();
+  for (const { path } of given) if (isOpenCodeDb(path.split('/').pop())) homes.add(dirOf(path));
+  return homes;
+}
+
+/** An OpenCode database's `session` rows handed to Rust's OpenCodeDb, or false when it lacks OpenCode's tables. */
+function readOpenCode(catalog, path, n, db) {
+  if (!OpenCodeDb.tables().every((t) => db.hasTable(t))) return false;
+  const sql = OpenCodeDb.sql('sessions');
+  const d = new OpenCodeDb(db.columns(sql));
+  try {
+    db.each(sql, [], (row) => d.row(row));
+  } catch (e) {
+    d.free();
+    throw e;
+  }
+  if (db.note) catalog.note(db.note);
+  catalog.opencode(path, n, d);
+  return true;
 }
 
 /** A Cursor database: its rows handed to Rust's CursorDb, then to the catalog. */
@@ -82,6 +114,12 @@ async function readDatabase(catalog, path, n, byPath) {
   let db;
   try {
     db = await Database.open(path, file, files[byPath.get(`${path}-wal`)]);
+    if (readOpenCode(catalog, path, n, db)) {
+      d.free();
+      if (mine === databases) mine.set(n, db);
+      else db.close();
+      return;
+    }
     if (db.note) d.note(db.note);
     if (db.hasTable('cursorDiskKV')) {
       const [from, to] = CursorDb.composerRange();
@@ -157,6 +195,24 @@ function assembled({ file, composer }) {
   return a.finish();
 }
 
+/** An OpenCode session's rows, assembled by Rust as `opencode export` writes it. */
+function assembledOpenCode({ file, session }) {
+  const db = databases.get(file);
+  const sql = OpenCodeDb.sql('session');
+  let row;
+  db.each(sql, [session], (r) => { row ??= r; });
+  const a = new OpenCodeAssembler(session, db.columns(sql), row);
+  try {
+    const bind = [session, maxRowBytes()];
+    db.each(OpenCodeDb.sql('parts'), bind, ([id, data, length, message]) => a.part(String(message ?? ''), String(id ?? ''), data, length ?? 0));
+    db.each(OpenCodeDb.sql('messages'), bind, ([id, data, length]) => a.message(String(id ?? ''), data, length ?? 0));
+  } catch (e) {
+    a.free();
+    throw e;
+  }
+  return a.finish();
+}
+
 /**
  * The own files of entry `at`'s sub-agents (a Claude Code session's
  * `subagents/agent-<id>.jsonl`, as Rust's catalog names them): `[[agentId, bytes]]`, read
@@ -182,6 +238,12 @@ async function readerOf(source, at) {
   if (source.kind === 'cursor') {
     const bytes = assembled(source);
     const r = new Reader('cursor-store', cursorEventLimit(bytes.length));
+    r.push(bytes);
+    return r;
+  }
+  if (source.kind === 'opencode') {
+    const bytes = assembledOpenCode(source);
+    const r = new Reader('opencode-export', cursorEventLimit(bytes.length));
     r.push(bytes);
     return r;
   }
@@ -213,6 +275,10 @@ async function conversationText({ entry, source }) {
     const bytes = assembled(source);
     return { text: decoder.decode(bytes), format: 'cursor-store', limits: { maxEventBytes: cursorEventLimit(bytes.length) } };
   }
+  if (source.kind === 'opencode') {
+    const bytes = assembledOpenCode(source);
+    return { text: decoder.decode(bytes), format: 'opencode-export', limits: { maxEventBytes: cursorEventLimit(bytes.length) } };
+  }
   const file = files[source.file];
   if (source.kind === 'claude' && source.lines) {
     const lines = [];
@@ -236,12 +302,13 @@ async function open(given, gen) {
   files = given.map((f) => f.file);
   const byPath = new Map(given.map((f, n) => [f.path, n]));
   const catalog = new Catalog(given.length === 1 && !given[0].path.includes('/'));
+  const homes = openCodeHomes(given);
   for (const [n, { path }] of given.entries()) {
     if (gen !== generation) {
       catalog.free();
       return;
     }
-    if (!wanted(path)) continue;
+    if (!wanted(path, homes)) continue;
     const kind = fileKind(path.split('/').pop());
     if (kind === 'database') await readDatabase(catalog, path, n, byPath);
     else if (kind === 'lines') await readLines(catalog, path, n);
