@@ -150,10 +150,10 @@ export const tests = [
       const mid = Math.floor(outline.length / 2);
       const rowOf = (p, i) => entries.slice(0, p).reduce((n, e) => n + 1 + e.items.length, 0) + (i < 0 ? 0 : 1 + i);
       const target0 = rowOf(mid, entries[mid].items.findIndex((i) => /cargo test/.test(i.label)));
-      await page.locator('#outline-list [role="treeitem"][tabindex="0"]').focus();
+      await page.locator('#outline-list').focus();
       await page.keyboard.press('Home');
       for (let k = 0; k < target0; k++) await page.keyboard.press('ArrowDown');
-      assert.match(await page.evaluate(() => document.activeElement.textContent), /cargo test/);
+      assert.match(await page.evaluate(() => document.getElementById(document.activeElement.getAttribute('aria-activedescendant')).textContent), /cargo test/);
       await page.keyboard.press('Enter');
       await page
         .waitForFunction(() => {
@@ -171,7 +171,7 @@ export const tests = [
       assert.match(target.cmd, /cargo test/);
       assert.ok(target.top >= 0 && target.top < target.h / 2, `scrolled to the top part of the window: ${target.top}`);
       // A prompt entry jumps to its turn.
-      await page.locator('#outline-list [role="treeitem"][tabindex="0"]').focus();
+      await page.locator('#outline-list').focus();
       await page.keyboard.press('Home');
       await page.locator('#outline-list .turn[aria-posinset="3"]').click();
       // Turns far from view are laid out at an estimated size; the view settles a frame on.
@@ -237,32 +237,41 @@ export const tests = [
       assert.equal(r.height, 3000 * (22 + 18) + 6000 * 22, 'the list is as tall as all its rows');
       assert.equal(r.summary, '3000 prompts · 6000 commands');
       // The keyboard reaches the last entries: End, then Left to its prompt, Right into it.
-      await page.locator('#outline-list [role="treeitem"][tabindex="0"]').focus();
-      const at = () => page.evaluate(() => ({
-        text: document.activeElement.textContent,
-        level: document.activeElement.getAttribute('aria-level'),
-        pos: document.activeElement.getAttribute('aria-posinset'),
-        counts: document.activeElement.querySelector('.counts')?.textContent ?? null,
-      }));
+      await page.locator('#outline-list').focus();
+      // The tree has the focus and names its active row (aria-activedescendant).
+      const at = () => page.evaluate(() => {
+        const a = document.activeElement;
+        const row = document.getElementById(a.getAttribute('aria-activedescendant'));
+        return {
+          focus: a.id,
+          text: row.textContent,
+          level: row.getAttribute('aria-level'),
+          pos: row.getAttribute('aria-posinset'),
+          counts: row.querySelector('.counts')?.textContent ?? null,
+        };
+      });
       await page.keyboard.press('End');
-      assert.deepEqual(await at(), { text: 'runecho p2999c1', level: '2', pos: '2', counts: null });
+      assert.deepEqual(await at(), { focus: 'outline-list', text: 'runecho p2999c1', level: '2', pos: '2', counts: null });
       await page.keyboard.press('ArrowLeft');
-      assert.deepEqual(await at(), { text: '3000. Prompt 29992 commands', level: '1', pos: '3000', counts: '2 commands' });
+      assert.deepEqual(await at(), { focus: 'outline-list', text: '3000. Prompt 29992 commands', level: '1', pos: '3000', counts: '2 commands' });
       await page.keyboard.press('ArrowRight');
-      assert.deepEqual(await at(), { text: 'runecho p2999c0', level: '2', pos: '1', counts: null });
+      assert.deepEqual(await at(), { focus: 'outline-list', text: 'runecho p2999c0', level: '2', pos: '1', counts: null });
       await page.keyboard.press('Home');
-      assert.deepEqual(await at(), { text: '1. Prompt 02 commands', level: '1', pos: '1', counts: '2 commands' });
+      assert.deepEqual(await at(), { focus: 'outline-list', text: '1. Prompt 02 commands', level: '1', pos: '1', counts: '2 commands' });
       // The row that has the keyboard stays in the DOM when the outline scrolls away.
       await page.evaluate(() => { document.getElementById('outline').scrollTop = 1e6; });
       await page.waitForTimeout(100);
-      assert.equal(await page.evaluate(() => document.activeElement.dataset.row), '0');
+      assert.equal(await page.evaluate(() => document.getElementById(document.activeElement.getAttribute('aria-activedescendant'))?.dataset.row), '0');
       assert.ok(await page.evaluate(() => document.getElementById('outline-list').children.length) <= 121);
       // PageDown moves by a screenful, and the outline scrolls back to it.
       await page.keyboard.press('PageDown');
-      const down = await page.evaluate(() => {
-        const a = document.activeElement.getBoundingClientRect();
+      const down = await page.evaluate(async () => {
+        // The outline scrolls to it at the next frame.
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const row = document.getElementById(document.activeElement.getAttribute('aria-activedescendant'));
+        const a = row.getBoundingClientRect();
         const n = document.getElementById('outline').getBoundingClientRect();
-        return { row: Number(document.activeElement.dataset.row), inView: a.top >= n.top && a.bottom <= n.bottom };
+        return { row: Number(row.dataset.row), inView: a.top >= n.top && a.bottom <= n.bottom };
       });
       assert.ok(down.row > 10 && down.inView, `PageDown: ${JSON.stringify(down)}`);
     },
@@ -302,14 +311,15 @@ export const tests = [
         const built = { rows: tree.rows, elements: size(), summary: summary.textContent };
         // Every entry in turn by the keyboard (ArrowDown from the first), each revealed by Enter.
         const key = (k) => document.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
-        list.querySelector('[tabindex="0"]').focus();
+        list.focus();
         key('Home');
         const reached = [];
         let most = 0;
         let wrong = null;
+        const active = () => document.getElementById(document.activeElement.getAttribute('aria-activedescendant'));
         for (let row = 0; row < tree.rows; row++) {
           if (row) key('ArrowDown');
-          const a = document.activeElement;
+          const a = active();
           if (!wrong && Number(a.dataset.row) !== row) wrong = { row, at: a.dataset.row };
           reached.push(`${a.dataset.turn}:${a.dataset.doc ?? ''}`);
           key('Enter');
@@ -317,9 +327,9 @@ export const tests = [
         }
         // End and Home reach both ends from anywhere.
         key('End');
-        const end = document.activeElement.dataset.row;
+        const end = active().dataset.row;
         key('Home');
-        const home = document.activeElement.dataset.row;
+        const home = active().dataset.row;
         return { built, expected, reached, revealed, most, wrong, end, home, last: tree.rows - 1 };
       });
       console.log(`     ${r.built.rows} rows: ${r.built.elements} elements when built, at most ${r.most} while walking every row`);

@@ -8,8 +8,10 @@
 // rows near the outline's viewport (and the row that has the keyboard) are in the DOM, in
 // a list as tall as all of them. It is an ARIA tree: prompts at level 1, their documents at
 // level 2, each with aria-setsize / aria-posinset since most of its siblings are not in the
-// DOM. One row takes Tab (roving tabindex); arrows, Home/End and PageUp/PageDown move
-// through every entry, building its row as it is reached.
+// DOM. The tree takes Tab and points at its active row with aria-activedescendant (the
+// row that has the keyboard is always in the DOM): arrows, Home/End and PageUp/PageDown
+// move through every entry, building its row as it is reached, with no layout read per
+// key (the scroll that follows is made at the next frame).
 
 /** The documents listed, by type. */
 const KINDS = {
@@ -129,6 +131,11 @@ class Tree {
   #shown = new Map();
   #scrollers = [];
   #frame = 0;
+  /** Where the list is seen, as last measured (#measure) and moved by the scrolls asked
+   * for since; `box` scrolls it, `at` is its scroll position. */
+  #seen = null;
+  /** A scroll to `#seen.at` is to be made at the next frame. */
+  #scrollDue = false;
   #stopped = false;
   #resize = null;
 
@@ -182,6 +189,7 @@ class Tree {
     const list = this.#list;
     list.setAttribute('role', 'tree');
     list.setAttribute('aria-labelledby', 'outline-heading');
+    list.tabIndex = this.rows ? 0 : -1;
     list.style.position = 'relative';
     list.style.height = `${this.#tops[this.rows]}px`;
     list.replaceChildren();
@@ -196,8 +204,10 @@ class Tree {
       this.#resize.observe(nav);
     }
     if (keep) this.#active = this.#find(keep);
-    this.#render();
-    if (focus) this.#shown.get(this.#active)?.focus({ preventScroll: true });
+    this.#render(this.#measure());
+    if (this.rows) list.setAttribute('aria-activedescendant', `outline-row-${this.#active}`);
+    else list.removeAttribute('aria-activedescendant');
+    if (focus && document.activeElement !== list) list.focus({ preventScroll: true });
   }
 
   /** Ends this tree (a newer build replaces it). */
@@ -224,31 +234,33 @@ class Tree {
   }
 
   /** Makes `row` the active one, scrolls it into the outline's view and, with `focus`,
-   * gives it the keyboard. One layout read, whatever the list's length. */
+   * gives it the keyboard. */
   moveTo(row, { focus = false } = {}) {
     if (!this.rows) return;
-    const from = this.#shown.get(this.#active);
+    this.#shown.get(this.#active)?.classList.remove('active');
     this.#active = Math.max(0, Math.min(this.rows - 1, row));
-    from?.setAttribute('tabindex', '-1');
-    const clip = this.#clip();
-    if (clip.laid) {
+    // The scroll is made at the next frame: no layout is read or forced here, so that a
+    // held arrow key costs the rows that change, not a layout of the page per row.
+    const seen = this.#seen ?? this.#measure();
+    if (seen.laid) {
       const top = this.#tops[this.#active];
       const bottom = this.#tops[this.#active + 1];
       let dy = 0;
-      if (top < clip.top) dy = top - clip.top;
-      else if (bottom > clip.bottom) dy = Math.min(top - clip.top, bottom - clip.bottom);
+      if (top < seen.top) dy = top - seen.top;
+      else if (bottom > seen.bottom) dy = Math.min(top - seen.top, bottom - seen.bottom);
       if (dy) {
-        const nav = this.#scrollers[0];
-        const box = nav && nav !== window && nav.scrollHeight > nav.clientHeight ? nav : window;
-        box.scrollBy({ top: dy, behavior: 'instant' });
-        clip.top += dy;
-        clip.bottom += dy;
+        seen.top += dy;
+        seen.bottom += dy;
+        seen.at += dy;
+        this.#scrollDue = true;
+        this.#schedule();
       }
     }
-    this.#render(clip);
+    this.#render(seen);
     const el = this.#shown.get(this.#active);
-    el.setAttribute('tabindex', '0');
-    if (focus) el.focus({ preventScroll: true });
+    el.classList.add('active');
+    this.#list.setAttribute('aria-activedescendant', el.id);
+    if (focus && document.activeElement !== this.#list) this.#list.focus({ preventScroll: true });
   }
 
   #find({ turn, doc }) {
@@ -268,7 +280,7 @@ class Tree {
   #key(e) {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const row = this.#active;
-    const page = Math.max(1, Math.floor(this.#clip().height / ITEM_PX) - 1);
+    const page = Math.max(1, Math.floor((this.#seen ?? this.#measure()).height / ITEM_PX) - 1);
     let to = null;
     switch (e.key) {
       case 'ArrowDown': to = row + 1; break;
@@ -295,8 +307,25 @@ class Tree {
     if (this.#frame || this.#stopped) return;
     this.#frame = requestAnimationFrame(() => {
       this.#frame = 0;
-      if (!this.#stopped) this.#render();
+      if (this.#stopped) return;
+      if (this.#scrollDue && this.#seen) {
+        const { box, at } = this.#seen;
+        if (box === window) window.scrollTo({ top: at, behavior: 'instant' });
+        else box.scrollTop = at;
+      }
+      this.#scrollDue = false;
+      this.#render(this.#measure());
     });
+  }
+
+  /** Measures where the list is seen (a layout read), and keeps it. */
+  #measure() {
+    const seen = this.#clip();
+    const nav = this.#scrollers[0];
+    seen.box = nav && nav !== window && nav.scrollHeight > nav.clientHeight ? nav : window;
+    seen.at = seen.box === window ? scrollY : nav.scrollTop;
+    this.#seen = seen;
+    return seen;
   }
 
   /** The part of the list in view, in the list's own coordinates. */
@@ -326,8 +355,8 @@ class Tree {
   }
 
   /** Puts the rows near the viewport (and the active row) in the DOM, and takes the rest
-   * out: rows already there are kept (one may have focus), new ones put in order. */
-  #render(clip = this.#clip()) {
+   * out: rows already there are kept, new ones put in order. */
+  #render(clip = this.#seen ?? this.#measure()) {
     const n = this.rows;
     if (!n) return;
     let first = 0;
@@ -378,7 +407,7 @@ class Tree {
     const li = document.createElement('li');
     li.setAttribute('role', 'treeitem');
     li.dataset.row = r;
-    li.tabIndex = r === this.#active ? 0 : -1;
+    li.id = `outline-row-${r}`;
     li.style.top = `${this.#tops[r]}px`;
     li.style.height = `${this.#tops[r + 1] - this.#tops[r]}px`;
     if (i < 0) {
@@ -417,6 +446,7 @@ class Tree {
       kind.textContent = COUNTED[items.kind[i]].kind;
       li.append(kind, label);
     }
+    if (r === this.#active) li.classList.add('active');
     return li;
   }
 
