@@ -2,7 +2,7 @@
 // shown, and the screenshots docs/screenshots/codex-session.png and gemini-cli.png;
 // Cursor's sub-agents as runs nested in their calls.
 import { join } from 'node:path';
-import { assert, openViewer, loadFile } from './lib.mjs';
+import { assert, openViewer, loadFile, outlineEntries } from './lib.mjs';
 import { screenshotDir } from '../shared/screenshots.mjs';
 
 /** How many of each kind of document are shown, and facts the screenshots rely on. */
@@ -112,14 +112,10 @@ export const tests = [
           const outline = document.getElementById('view').outline();
           return {
             turns: outline.turns.map((t) => ({ index: t.index, role: t.role, label: t.label })),
-            entries: [...document.querySelectorAll('#outline-list > li')].map((li) => ({
-              compaction: li.classList.contains('compaction'),
-              label: li.querySelector(':scope > button').textContent,
-              turn: Number(li.querySelector(':scope > button').dataset.turn),
-            })),
             summary: document.getElementById('outline-summary').textContent,
           };
         });
+        got.entries = (await outlineEntries(page)).map((e) => ({ compaction: e.compaction, label: e.label, turn: e.turn }));
         const where = `${c.file}: ${JSON.stringify(got)}`;
         // The element's outline says what the turn is, from the page's divider.
         const compactions = got.turns.filter((t) => t.role === 'compaction');

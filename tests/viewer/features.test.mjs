@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { assert, openViewer, loadFile, shownDocuments, expectedDocuments, fixtures } from './lib.mjs';
+import { assert, openViewer, loadFile, shownDocuments, expectedDocuments, fixtures, outlineEntries } from './lib.mjs';
 import { generate } from './gen-large.mjs';
 
 const tools = (root) => join(root, 'tests/fixtures/cursor-stream-json/tools.jsonl');
@@ -130,12 +130,10 @@ export const tests = [
         };
       });
       assert.ok(model.prompts.length >= 5, `prompts: ${model.prompts.length}`);
-      const outline = await page.evaluate(() => [...document.querySelectorAll('#outline-list > li')].map((li) => ({
-        label: li.querySelector(':scope > button').textContent,
-        counts: li.querySelector('.counts')?.textContent,
-        items: [...li.querySelectorAll(':scope > ol button')].map((b) => b.querySelector('.kind').textContent),
-      })));
+      const entries = await outlineEntries(page);
+      const outline = entries.map((e) => ({ ...e, items: e.items.map((i) => i.kind) }));
       assert.equal(outline.length, model.prompts.length);
+      assert.ok(outline.every((o) => o.setsize === outline.length), 'each prompt says how many there are (aria-setsize)');
       outline.forEach((o, i) => assert.ok(o.label.startsWith(`${i + 1}. ${model.prompts[i].slice(0, 20)}`), o.label));
       assert.equal(outline[0].counts, '3 edits · 2 commands · 1 plan');
       assert.equal(outline[1].counts, '3 edits · 2 commands');
@@ -147,10 +145,15 @@ export const tests = [
       assert.equal(await page.textContent('#outline-summary'),
         `${n(model.prompts.length, 'prompt', 'prompts')} · ${n(model.edits, 'edit', 'edits')} · ${n(model.runs, 'command', 'commands')} · ${n(model.plans, 'plan', 'plans')}`);
 
-      // Keyboard: focus a middle prompt's second command and press Enter.
+      // Keyboard: from the first entry, arrow down to a middle prompt's command that runs
+      // the tests, and press Enter.
       const mid = Math.floor(outline.length / 2);
-      const button = page.locator('#outline-list > li').nth(mid).locator('ol button').filter({ hasText: 'cargo test' });
-      await button.focus();
+      const rowOf = (p, i) => entries.slice(0, p).reduce((n, e) => n + 1 + e.items.length, 0) + (i < 0 ? 0 : 1 + i);
+      const target0 = rowOf(mid, entries[mid].items.findIndex((i) => /cargo test/.test(i.label)));
+      await page.locator('#outline-list').focus();
+      await page.keyboard.press('Home');
+      for (let k = 0; k < target0; k++) await page.keyboard.press('ArrowDown');
+      assert.match(await page.evaluate(() => document.getElementById(document.activeElement.getAttribute('aria-activedescendant')).textContent), /cargo test/);
       await page.keyboard.press('Enter');
       await page
         .waitForFunction(() => {
@@ -168,7 +171,9 @@ export const tests = [
       assert.match(target.cmd, /cargo test/);
       assert.ok(target.top >= 0 && target.top < target.h / 2, `scrolled to the top part of the window: ${target.top}`);
       // A prompt entry jumps to its turn.
-      await page.locator('#outline-list > li').nth(2).locator(':scope > button').click();
+      await page.locator('#outline-list').focus();
+      await page.keyboard.press('Home');
+      await page.locator('#outline-list .turn[aria-posinset="3"]').click();
       // Turns far from view are laid out at an estimated size; the view settles a frame on.
       await page
         .waitForFunction(() => {
@@ -186,7 +191,7 @@ export const tests = [
     },
   },
   {
-    name: 'the outline of a session of 3,000 prompts is built a slice at a time, each prompt\'s list when it is needed',
+    name: 'the outline of a session of 3,000 prompts is built once, with only the rows near its viewport in the DOM',
     timeout: 180_000,
     async run({ page, base }) {
       // 3,000 prompts, each answered by two shell runs: 6,000 documents listed.
@@ -203,52 +208,140 @@ export const tests = [
       const path = join(mkdtempSync(join(tmpdir(), 'docstream-outline-')), 'prompts.jsonl');
       writeFileSync(path, text);
       await openViewer(page, base);
-      // The outline as the load ends: the first 300 prompts, none of the rest yet.
+      // Each build writes the summary: count the builds once the whole session is listed.
       await page.evaluate(() => {
-        window.firstCount = null;
-        // The list is empty before the load; a build after the first replaces its entries.
-        window.outlineRebuilds = 0;
-        new MutationObserver((records) => {
-          window.outlineRebuilds += records.filter((r) => r.removedNodes.length).length;
-        }).observe(document.getElementById('outline-list'), { childList: true });
-        new MutationObserver((_, mo) => {
-          if (document.getElementById('outline-summary').textContent.startsWith('3000 prompts')) {
-            window.firstCount = document.querySelectorAll('#outline-list > li').length;
-            mo.disconnect();
-          }
+        window.outlineBuilds = 0;
+        new MutationObserver(() => {
+          if (document.getElementById('outline-summary').textContent.startsWith('3000 prompts')) window.outlineBuilds++;
         }).observe(document.getElementById('outline-summary'), { childList: true, characterData: true, subtree: true });
       });
       await loadFile(page, path, 120_000);
-      // Read once the list is whole (a refresh after the load rebuilds it a slice at a time).
-      const handle = await page.waitForFunction(() => {
-        const entries = [...document.querySelectorAll('#outline-list > li')];
-        if (entries.length !== 3000 || !entries[2999].querySelector('.counts')) return null;
-        return {
-          first: window.firstCount,
-          lists: document.querySelectorAll('#outline-list > li > ol').length,
-          last: entries[2999].querySelector(':scope > button').textContent,
-          counts: entries[2999].querySelector('.counts').textContent,
-          summary: document.getElementById('outline-summary').textContent,
-        };
-      }, null, { timeout: 30_000 });
-      const r = await handle.jsonValue();
       // The replay takes the text after the load (and would rebuild the outline 250 ms
       // later if it took that for a move).
       await page.waitForTimeout(1000);
-      assert.equal(await page.evaluate(() => window.outlineRebuilds), 0, 'the outline is built once after the load');
-      console.log(`     ${r.first} prompts listed when the load ended, ${r.lists} lists of documents built of 3,000`);
-      assert.equal(r.first, 300, 'the first 300 prompts at once');
-      assert.ok(r.lists < 300, `lists built only near the outline's viewport: ${r.lists}`);
-      assert.equal(r.last, '3000. Prompt 2999');
-      assert.equal(r.counts, '2 commands');
+      assert.equal(await page.evaluate(() => window.outlineBuilds), 1, 'the outline is built once after the load');
+      const r = await page.evaluate(() => {
+        const list = document.getElementById('outline-list');
+        const first = list.querySelector('[aria-level="1"]');
+        return {
+          rows: list.children.length,
+          elements: list.querySelectorAll('*').length,
+          setsize: first.getAttribute('aria-setsize'),
+          height: list.getBoundingClientRect().height,
+          summary: document.getElementById('outline-summary').textContent,
+        };
+      });
+      console.log(`     ${r.rows} rows of 9,000 in the DOM (${r.elements} elements), the list ${r.height} px tall`);
+      assert.ok(r.rows <= 120, `rows only near the outline's viewport: ${JSON.stringify(r)}`);
+      assert.equal(r.setsize, '3000', 'each prompt says how many there are');
+      assert.equal(r.height, 3000 * (22 + 18) + 6000 * 22, 'the list is as tall as all its rows');
       assert.equal(r.summary, '3000 prompts · 6000 commands');
-      // Focus reaching a prompt far down builds its list; Tab goes on into it.
-      const entry = page.locator('#outline-list > li').nth(2500);
-      await entry.locator(':scope > button').focus();
-      await page.keyboard.press('Tab');
-      const focused = await page.evaluate(() => ({ doc: document.activeElement.dataset.doc ?? null, text: document.activeElement.textContent }));
-      assert.ok(focused.doc, `focus went into the prompt's list: ${JSON.stringify(focused)}`);
-      assert.match(focused.text, /echo p2500c0/);
+      // The keyboard reaches the last entries: End, then Left to its prompt, Right into it.
+      await page.locator('#outline-list').focus();
+      // The tree has the focus and names its active row (aria-activedescendant).
+      const at = () => page.evaluate(() => {
+        const a = document.activeElement;
+        const row = document.getElementById(a.getAttribute('aria-activedescendant'));
+        return {
+          focus: a.id,
+          text: row.textContent,
+          level: row.getAttribute('aria-level'),
+          pos: row.getAttribute('aria-posinset'),
+          counts: row.querySelector('.counts')?.textContent ?? null,
+        };
+      });
+      await page.keyboard.press('End');
+      assert.deepEqual(await at(), { focus: 'outline-list', text: 'runecho p2999c1', level: '2', pos: '2', counts: null });
+      await page.keyboard.press('ArrowLeft');
+      assert.deepEqual(await at(), { focus: 'outline-list', text: '3000. Prompt 29992 commands', level: '1', pos: '3000', counts: '2 commands' });
+      await page.keyboard.press('ArrowRight');
+      assert.deepEqual(await at(), { focus: 'outline-list', text: 'runecho p2999c0', level: '2', pos: '1', counts: null });
+      await page.keyboard.press('Home');
+      assert.deepEqual(await at(), { focus: 'outline-list', text: '1. Prompt 02 commands', level: '1', pos: '1', counts: '2 commands' });
+      // The row that has the keyboard stays in the DOM when the outline scrolls away.
+      await page.evaluate(() => { document.getElementById('outline').scrollTop = 1e6; });
+      await page.waitForTimeout(100);
+      assert.equal(await page.evaluate(() => document.getElementById(document.activeElement.getAttribute('aria-activedescendant'))?.dataset.row), '0');
+      assert.ok(await page.evaluate(() => document.getElementById('outline-list').children.length) <= 121);
+      // PageDown moves by a screenful, and the outline scrolls back to it.
+      await page.keyboard.press('PageDown');
+      const down = await page.evaluate(async () => {
+        // The outline scrolls to it at the next frame.
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const row = document.getElementById(document.activeElement.getAttribute('aria-activedescendant'));
+        const a = row.getBoundingClientRect();
+        const n = document.getElementById('outline').getBoundingClientRect();
+        return { row: Number(row.dataset.row), inView: a.top >= n.top && a.bottom <= n.bottom };
+      });
+      assert.ok(down.row > 10 && down.inView, `PageDown: ${JSON.stringify(down)}`);
+    },
+  },
+  {
+    name: 'the outline of 40,000 prompts keeps a bounded DOM, and the keyboard and reveal reach every entry',
+    timeout: 300_000,
+    async run({ page, base }) {
+      await openViewer(page, base);
+      // A stand-in view gives the outline (the core's own `outline()` is not what is
+      // tested here) and records what the outline reveals.
+      const r = await page.evaluate(async () => {
+        const { buildOutline, outlineOf } = await import('/www/viewer/outline.js');
+        const turns = [];
+        const expected = [];
+        for (let i = 0; i < 40000; i++) {
+          if (i % 10000 === 5000) {
+            turns.push({ index: turns.length, role: 'compaction', label: `Context compacted ${i}`, documents: [] });
+            expected.push(`${turns.length - 1}:`);
+          }
+          const user = turns.length;
+          turns.push({ index: user, role: 'user', label: `Prompt ${i}`, documents: [] });
+          expected.push(`${user}:`);
+          const documents = [{ id: `e${i}`, type: 'file_edit', label: `src/f${i}.rs`, status: i % 7 ? 'success' : 'rejected' }];
+          if (i % 3 === 0) documents.push({ id: `c${i}`, type: 'terminal_command', label: `cargo test ${i}` }, { id: `t${i}`, type: 'thinking', label: 'not listed' });
+          turns.push({ index: user + 1, role: 'assistant', label: '', documents });
+          for (const d of documents) if (d.type !== 'thinking') expected.push(`${user + 1}:${d.id}`);
+        }
+        const revealed = [];
+        const view = { outline: () => ({ turns }), reveal: (at) => revealed.push(`${at.turn}:${at.document ?? ''}`) };
+        const list = document.getElementById('outline-list');
+        const summary = document.getElementById('outline-summary');
+        buildOutline(view, list, summary);
+        await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+        const tree = outlineOf(list);
+        const size = () => list.querySelectorAll('*').length;
+        const built = { rows: tree.rows, elements: size(), summary: summary.textContent };
+        // Every entry in turn by the keyboard (ArrowDown from the first), each revealed by Enter.
+        const key = (k) => document.activeElement.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true }));
+        list.focus();
+        key('Home');
+        const reached = [];
+        let most = 0;
+        let wrong = null;
+        const active = () => document.getElementById(document.activeElement.getAttribute('aria-activedescendant'));
+        for (let row = 0; row < tree.rows; row++) {
+          if (row) key('ArrowDown');
+          const a = active();
+          if (!wrong && Number(a.dataset.row) !== row) wrong = { row, at: a.dataset.row };
+          reached.push(`${a.dataset.turn}:${a.dataset.doc ?? ''}`);
+          key('Enter');
+          if (row % 500 === 0) most = Math.max(most, size());
+        }
+        // End and Home reach both ends from anywhere.
+        key('End');
+        const end = active().dataset.row;
+        key('Home');
+        const home = active().dataset.row;
+        return { built, expected, reached, revealed, most, wrong, end, home, last: tree.rows - 1 };
+      });
+      console.log(`     ${r.built.rows} rows: ${r.built.elements} elements when built, at most ${r.most} while walking every row`);
+      assert.equal(r.built.rows, r.expected.length);
+      assert.equal(r.built.summary, '40000 prompts · 4 compactions · 34285 edits · 13334 commands · 5715 edits not applied');
+      assert.ok(r.built.elements <= 400, `outline DOM bounded when built: ${r.built.elements} elements`);
+      assert.ok(r.most <= 400, `outline DOM bounded while walking: ${r.most} elements`);
+      assert.equal(r.wrong, null, 'ArrowDown moves one row at a time');
+      assert.deepEqual(r.reached, r.expected, 'the keyboard reaches every entry, in order');
+      assert.deepEqual(r.revealed, r.expected, 'Enter reveals every entry');
+      assert.equal(Number(r.end), r.last, 'End: the last entry');
+      assert.equal(r.home, '0', 'Home: the first entry');
     },
   },
   {

@@ -75,3 +75,33 @@ export function fixtures(root) {
   }
   return out;
 }
+
+/** Every entry of the viewer's (virtual) outline, read row by row by moving its active
+ * row through all of them: [{ label, counts, compaction, turn, setsize, items: [{ kind,
+ * label, turn, doc }] }], one per prompt or compaction. */
+export function outlineEntries(page) {
+  return page.evaluate(async () => {
+    const { outlineOf } = await import('/www/viewer/outline.js');
+    const list = document.getElementById('outline-list');
+    const tree = outlineOf(list);
+    const out = [];
+    for (let r = 0; r < (tree?.rows ?? 0); r++) {
+      tree.moveTo(r);
+      const li = list.querySelector(`[data-row="${r}"]`);
+      if (li.getAttribute('aria-level') === '1') {
+        out.push({
+          label: li.querySelector('.label').textContent,
+          counts: li.querySelector('.counts')?.textContent,
+          compaction: li.classList.contains('compaction'),
+          turn: Number(li.dataset.turn),
+          setsize: Number(li.getAttribute('aria-setsize')),
+          items: [],
+        });
+      } else {
+        out.at(-1).items.push({ kind: li.querySelector('.kind').textContent, label: li.title, turn: Number(li.dataset.turn), doc: li.dataset.doc });
+      }
+    }
+    if (tree?.rows) tree.moveTo(0);
+    return out;
+  });
+}

@@ -237,13 +237,8 @@ function ensureReplay() {
 
 /** Outline, filter counts and search after the view changed. */
 function refresh() {
-  // Rebuilding the outline keeps keyboard focus on the same entry.
-  const focused = ui.outlineList.contains(document.activeElement) ? document.activeElement.dataset : null;
+  // Rebuilding the outline keeps keyboard focus on the same entry (outline.js).
   const outline = buildOutline(view, ui.outlineList, ui.outlineSummary);
-  if (focused) {
-    const sel = `button[data-turn="${focused.turn}"]${focused.doc ? `[data-doc="${CSS.escape(focused.doc)}"]` : ':not([data-doc])'}`;
-    ui.outlineList.querySelector(sel)?.focus();
-  }
   const n = (type) => outline.turns.reduce((k, t) => k + t.documents.filter((d) => d.type === type).length, 0);
   $('count-thinking').textContent = `(${n('thinking')})`;
   $('count-tools').textContent = `(${n('tool_call')})`;
@@ -463,10 +458,7 @@ document.addEventListener('keydown', (e) => {
 
 // ---- outline ----------------------------------------------------------------------
 
-ui.outlineList.addEventListener('click', (e) => {
-  const b = e.target.closest('button[data-turn]');
-  if (b) view.reveal({ turn: b.dataset.turn, document: b.dataset.doc });
-});
+// Activating an entry (click, Enter, Space) reveals it in the view: outline.js.
 
 // ---- replay -------------------------------------------------------------------------
 
