@@ -1221,6 +1221,7 @@ export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembl
 export interface InitOutput {
     readonly memory: WebAssembly.Memory;
     readonly __markdownOf: (a: number, b: number, c: number, d: number) => [number, number, number, number];
+    readonly __pageOf: (a: number, b: number, c: number, d: number, e: number, f: number) => [number, number, number, number];
     readonly __wbg_docstream_free: (a: number, b: number) => void;
     readonly docstream___detection: (a: number) => number;
     readonly docstream___endMissing: (a: number, b: number, c: number) => [number, number];
