@@ -412,6 +412,8 @@ export const tests = [
       await loadFile(page, f.path);
       await page.selectOption('#theme', 'dark');
       await page.uncheck('#show-thinking');
+      // The view as shown (masking is on by default: the next test).
+      await page.uncheck('#export-redact');
       // Syntax colours arrive once the highlighter has loaded; the export keeps them.
       await page.waitForFunction(() => document.querySelector('docstream-view')?.shadowRoot?.querySelector('.ds-diff-text [class^="ds-hl-"]'));
 
@@ -464,7 +466,6 @@ export const tests = [
       await openViewer(page, base);
       await loadFile(page, session);
       assert.equal(await page.isChecked('#export-redact'), true, 'masking is on by default');
-      await page.waitForFunction(() => document.querySelector('docstream-view')?.shadowRoot?.querySelector('[class^="ds-hl-"]'));
       const got = {};
       for (const [button, ext] of [['#export-html', 'html'], ['#export-md', 'md'], ['#export-json', 'json']]) {
         const [dl] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
