@@ -418,6 +418,9 @@ fn options_reach_the_renderer() {
     )]);
     let mut s = JsDocStream::new(Some(allow)).unwrap();
     s.write_text(&input).unwrap();
+    // Ended: mid-stream, html() shows the open block as its preview does (one state, one
+    // page), where an image is its alt text until the block ends.
+    s.end().unwrap();
     let html = String::from(s.html());
     assert!(
         html.contains("<img src=\"https://img.example/a.png\""),
