@@ -245,6 +245,10 @@ impl Attr {
     }
 }
 
+/// The opening tag of the element that holds a sub-agent's run (its turn), between the
+/// prompt and the answer; it is not a part: patches insert the run's turn into it.
+pub(crate) const SUBAGENT_RUN_OPEN: &str = "<div class=\"ds-subagent-run\">";
+
 #[cfg(test)]
 mod tests {
     use super::*;

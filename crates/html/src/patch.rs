@@ -28,8 +28,8 @@ use serde::{Deserialize, Serialize};
 
 use std::collections::HashMap;
 
-use crate::document::SUBAGENT_RUN_OPEN;
 use crate::escape::{Markup, push_escaped};
+use crate::parts::SUBAGENT_RUN_OPEN;
 use crate::parts::{Attr, Part, Tag};
 use crate::preview::PreviewOut;
 use crate::turn::{RUN_CLOSE, TURN_CLOSE};

@@ -31,7 +31,6 @@ use crate::facts::push_duration;
 use crate::lines::line_count;
 pub(crate) use code::{code_line, head as code_head};
 pub(crate) use text::TAIL;
-pub(crate) use tool_call::SUBAGENT_RUN_OPEN;
 
 /// How the incremental view keeps a document of this type up to date.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

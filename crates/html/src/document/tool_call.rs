@@ -4,6 +4,7 @@
 //! text, matches grouped by file, web links, or for MCP and unknown tools the arguments
 //! as a key–value list and the result as text or folded JSON.
 
+use crate::parts::SUBAGENT_RUN_OPEN;
 use serde_json::Value;
 
 use super::{duration_span, fold_text, l, reason, status_badge, tool_read, tool_search, tool_web};
@@ -38,10 +39,6 @@ const RESULT: Slot = Slot {
     tag: "div",
     class: "ds-tool-result-part",
 };
-
-/// The opening tag of the element that holds a sub-agent's run (its turn), between the
-/// prompt and the answer; it is not a part: patches insert the run's turn into it.
-pub(crate) const SUBAGENT_RUN_OPEN: &str = "<div class=\"ds-subagent-run\">";
 
 pub(super) fn render(
     doc: &Document,
