@@ -230,6 +230,34 @@ export const tests = [
     },
   },
   {
+    name: 'a rewound branch is folded: its documents are hidden while its fold is shut, shown when opened',
+    async run({ context, url }) {
+      const page = await openTestPage(context, url);
+      const bytes = readRoot('tests/fixtures/claude-code-transcript/rewind.jsonl');
+      const r = await page.evaluate(async (bytes) => {
+        const view = window.T.make();
+        await view.load(new Uint8Array(bytes));
+        const c = window.T.conv(view);
+        const shown = (el) => getComputedStyle(el).display !== 'none';
+        // The documents of turns whose header is a fold, and of the turns that are not.
+        const docsOf = (rewound) => [...c.querySelectorAll('.ds-turn')]
+          .filter((t) => !!t.querySelector(':scope > .ds-rewound') === rewound)
+          .flatMap((t) => [...t.querySelectorAll(':scope > .ds-doc')]);
+        const folded = docsOf(true);
+        const before = { folded: folded.filter(shown).length, kept: docsOf(false).filter((d) => !shown(d)).length };
+        const headers = [...c.querySelectorAll('.ds-rewound')].filter(shown).length;
+        for (const d of c.querySelectorAll('.ds-rewound')) d.open = true;
+        return { before, headers, opened: folded.filter(shown).length, total: folded.length, marks: c.querySelectorAll('.ds-rewound').length };
+      }, [...bytes]);
+      assert.ok(r.total > 0 && r.marks > 0, `the fixture has rewound turns with documents: ${JSON.stringify(r)}`);
+      assert.equal(r.before.folded, 0, 'no document of a shut fold is shown');
+      assert.equal(r.before.kept, 0, 'every document of a turn that was not rewound is shown');
+      assert.equal(r.headers, r.marks, 'the folds themselves are shown');
+      assert.equal(r.opened, r.total, 'an opened fold shows its documents');
+      await assertClean(page);
+    },
+  },
+  {
     name: 'stream() reads a ReadableStream and an async iterable; progress events count the bytes',
     async run({ context, url }) {
       const page = await openTestPage(context, url);

@@ -13,4 +13,5 @@ mod render_safety;
 mod render_work;
 mod sessions;
 mod streaming_markdown;
+mod stylesheet;
 mod subagents;
