@@ -5,7 +5,7 @@
 // commits and reports, before and after a change.
 //
 //   node tests/browser/window-probe.mjs [--pkg pkg] [--mb 10] [--docs 10000] [--append-only]
-//                                       [--turns 40000]
+//                                       [--turns 40000] [--answer]
 //
 // Measured on the shared 2-core machine (load average ~20, so times are rough), 10 MB
 // transcript (2,117 documents), main (281f4be) -> windowing (6a3bc0f):
@@ -21,6 +21,12 @@
 //   within the noise (two rounds each: 4.2 and 9.0 s -> 6.1 and 6.0 s, page; 3.7 and
 //   8.9 s -> 3.8 and 5.7 s, fixed); heap 102-114 MB -> 71 MB
 //   --turns 40000 (10,000 turns): main thread 322 s -> 44 s; DOM nodes 136,680 -> 1,695
+//
+// One answer of 80,000 paragraphs (--answer, 10 MB; a turn whose one document is long):
+// the stylesheet's `.ds-rewound:not([open]) ~ *` made Chromium's style recalculation
+// quadratic in a parent's children; `~ .ds-doc` (issue 36), quiet machine:
+//   load, page scrolls: main thread 67.9 s -> 3.6 s; fixed height: 65.0 s -> 3.9 s;
+//   DOM nodes 218,755 both (a document is whole or shelved, not windowed inside)
 //
 // `--pkg` is a built package directory (bash scripts/build-wasm.sh writes pkg/). The
 // transcript is tests/viewer/gen-large.mjs's (Cursor stream-json), generated in a temp dir.
@@ -38,8 +44,19 @@ const pkg = resolve(arg('pkg', `${ROOT}/pkg`));
 const mb = Number(arg('mb', '10'));
 const docs = Number(arg('docs', '10000'));
 
-const file = execFileSync('node', [`${ROOT}/tests/viewer/gen-large.mjs`, '--mb', String(mb)], { encoding: 'utf8' }).trim().split(' ')[0];
-const transcript = readFileSync(file);
+/** `--answer`: one Claude Code answer of short paragraphs, a message each (navigate.test's
+ * large chunk): one Markdown document of ~80,000 paragraphs at 10 MB. */
+function oneLongAnswer() {
+  const line = (o) => `${JSON.stringify(o)}\n`;
+  let text = line({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'Go' }] }, session_id: 's' });
+  for (let i = 0; text.length < mb << 20; i++) {
+    text += line({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text: `Paragraph ${i} of a long answer.\n\n` }] }, session_id: 's' });
+  }
+  return Buffer.from(text);
+}
+const transcript = args.includes('--answer')
+  ? oneLongAnswer()
+  : readFileSync(execFileSync('node', [`${ROOT}/tests/viewer/gen-large.mjs`, '--mb', String(mb)], { encoding: 'utf8' }).trim().split(' ')[0]);
 
 const PAGE = `<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="icon" href="data:,">
 <style>body{margin:0} docstream-view.fixed{height:800px}</style>
