@@ -69,6 +69,10 @@ pub struct RenderOptions {
     pub image_origins_allowed: Vec<String>,
     /// Which diff views to show.
     pub diff_mode: DiffMode,
+    /// The caller's price table: responses whose source states no cost show one computed
+    /// from it, marked as computed (`≈`). None by default: no price is built in.
+    #[serde(skip)]
+    pub prices: Option<docstream_model::Prices>,
 }
 
 impl RenderOptions {

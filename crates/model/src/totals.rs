@@ -12,6 +12,8 @@ pub struct Totals {
     /// Cost in US dollars summed over the responses that have one (stated by the source,
     /// or computed from the caller's prices); `None` when none does.
     pub cost_usd: Option<f64>,
+    /// The responses whose cost in `cost_usd` the source states.
+    pub cost_stated: usize,
     /// The responses whose cost in `cost_usd` was computed from the caller's prices.
     pub cost_computed: usize,
     /// The responses that report tokens but have no cost (none stated, no price for the
@@ -64,6 +66,7 @@ impl Conversation {
                         Some(c) => {
                             *t.cost_usd.get_or_insert(0.0) += c.usd;
                             t.cost_computed += usize::from(c.computed);
+                            t.cost_stated += usize::from(!c.computed);
                         }
                         None => t.cost_missing += usize::from(r.usage.is_some()),
                     }
@@ -161,7 +164,14 @@ mod tests {
             Some(20.75),
             "a's stated costs and b's computed one"
         );
-        assert_eq!((priced.cost_computed, priced.cost_missing), (1, 0));
+        assert_eq!(
+            (
+                priced.cost_stated,
+                priced.cost_computed,
+                priced.cost_missing
+            ),
+            (2, 1, 0)
+        );
         assert_eq!(Conversation::default().totals(), Totals::default());
     }
 }
