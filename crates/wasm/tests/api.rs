@@ -7,6 +7,7 @@
 //! with codes, snapshot shape, diff and plan views, progress text.
 #![cfg(any(target_arch = "wasm32", clippy))]
 
+use docstream_core::model::Prices;
 use docstream_html::labels::Locale;
 use docstream_html::patch::{PageModel, Patch, decode};
 use docstream_html::{
@@ -377,6 +378,13 @@ fn options_reach_the_renderer() {
             object(&[("allow", Array::of1(&"https://img.example/".into()).into())]),
         ),
         ("format", "cursor-stream-json".into()),
+        (
+            "prices",
+            object(&[(
+                "claude",
+                object(&[("input", 3.0.into()), ("output", 15.0.into())]),
+            )]),
+        ),
     ]);
     let (page, html, _) = streamed(TOOLS, 13, Some(options));
     let expected = render_conversation(
@@ -385,6 +393,7 @@ fn options_reach_the_renderer() {
             locale: Locale::De,
             image_origins_allowed: vec!["https://img.example".to_owned()],
             diff_mode: DiffMode::SideBySide,
+            prices: Some(Prices::from_json(r#"{"claude": {"input": 3, "output": 15}}"#).unwrap()),
         },
     );
     assert_eq!(page, expected);
@@ -451,6 +460,7 @@ fn errors_carry_stable_codes() {
             object(&[("allow", Array::of1(&"javascript:alert(1)".into()).into())]),
         )]),
         object(&[("limits", object(&[("maxDepth", JsValue::from_f64(-1.0))]))]),
+        object(&[("prices", object(&[("m", object(&[("input", 1.0.into())]))]))]),
     ];
     let says = [
         "the options should be an object, found a number",
@@ -460,6 +470,7 @@ fn errors_carry_stable_codes() {
         "field `allow` should be an array, found a string",
         "javascript:alert(1)",
         "field `maxDepth` should be a non-negative integer, found a number",
+        "prices: model \"m\": field \"output\" is missing",
     ];
     for (options, says) in bad_options.into_iter().zip(says) {
         let shown = format!("{options:?}");
