@@ -111,8 +111,10 @@ impl Prices {
                     None | Some(Value::Null) => Ok(None),
                     Some(v) => match v.as_f64().filter(|r| r.is_finite() && *r >= 0.0) {
                         Some(r) => Ok(Some(r)),
+                        // The value is not shown: printing JSON would cost the
+                        // browser's module a serialiser.
                         None => Err(PriceError(format!(
-                            "model {id:?}: field {name:?} should be a number ≥ 0 (US dollars per million tokens), found {v}"
+                            "model {id:?}: field {name:?} should be a number ≥ 0 (US dollars per million tokens)"
                         ))),
                     },
                 }
