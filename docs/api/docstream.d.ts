@@ -353,6 +353,12 @@ export interface DocStreamOptions {
      * Size and depth limits; an event over a limit becomes an `error` document.
      */
     limits?: LimitOptions;
+    /**
+     * A price table: per model id, US dollars per million tokens. A model is matched by
+     * exact id, then by the longest id that is a prefix of it. A response whose source
+     * states no cost shows one computed from it, marked as computed; none is built in.
+     */
+    prices?: Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>;
 }
 
 /**

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! docstream json [--format F] [--chunk N] FILE|-
-//! docstream html [--format F] [--chunk N] [--locale en|de] [--redact] FILE|-
+//! docstream html [--format F] [--chunk N] [--locale en|de] [--redact] [--prices FILE] FILE|-
 //! docstream md [--format F] [--chunk N] [--locale en|de] [--no-redact] FILE|-
 //! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream convert --to openai|anthropic FILE|-
@@ -68,6 +68,13 @@ const USAGE: &str =
   --redact    html: mask credential-shaped values (API keys, tokens, private keys,
               passwords) as [redacted: kind]; the count goes to the page header
               and to stderr
+  --prices FILE
+              html, md, json, list, export: a price table (JSON: per model id,
+              US dollars per million tokens: {\"gpt-5\": {\"input\": 1.25,
+              \"output\": 10, \"cacheRead\": 0.125, \"cacheWrite\": 0}}; a model
+              matched by exact id, then by the longest prefix). A response whose
+              source states no cost gets one computed from it, marked as computed
+              (≈); a stated cost always wins. No price is built in
   --no-highlight
               html: leave the code uncoloured (colouring reads about
               1.5 MB of code a second)
@@ -116,6 +123,8 @@ struct Args {
     redact: bool,
     /// `md`/`export --no-redact`: keep secrets (masked by default).
     no_redact: bool,
+    /// `--prices FILE`: the price table's file, read by [`render_options`].
+    prices: Option<String>,
 }
 
 fn usage() -> String {
@@ -147,6 +156,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
     let (mut conversation, mut out, mut json) = (None, None, false);
     let mut highlight = true;
     let (mut redact, mut no_redact) = (false, false);
+    let mut prices = None;
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Long("format") => {
@@ -182,6 +192,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
             Long("no-highlight") => highlight = false,
             Long("redact") => redact = true,
             Long("no-redact") => no_redact = true,
+            Long("prices") => prices = Some(value(&mut parser)?),
             Long("help") | Short('h') => return Err(Failure::Help),
             Long("version") | Short('V') => return Err(Failure::Version),
             Value(v) if command.is_none() => command = Some(v.string().map_err(|e| e.to_string())?),
@@ -242,6 +253,13 @@ fn parse_args_inner() -> Result<Args, Failure> {
     if no_redact && !(command == "md" || command == "export") {
         return Err(format!("--no-redact is an option of md and export\n{}", usage()).into());
     }
+    if prices.is_some() && !matches!(command.as_str(), "html" | "md" | "json" | "list" | "export") {
+        return Err(format!(
+            "--prices is an option of html, md, json, list and export\n{}",
+            usage()
+        )
+        .into());
+    }
     // With no PATH, `list`, `export --out DIR` and `--conversation ID` read the agents'
     // default places.
     let places = input.is_none()
@@ -267,7 +285,57 @@ fn parse_args_inner() -> Result<Args, Failure> {
         highlight,
         redact,
         no_redact,
+        prices,
     })
+}
+
+/// The options of the renderers: the locale, and the price table of `--prices FILE`
+/// (an error names the file).
+fn render_options(args: &Args) -> Result<RenderOptions, String> {
+    let prices = match &args.prices {
+        None => None,
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--prices: cannot read {path}: {e}"))?;
+            let prices = docstream_core::price_table::from_json(&text)
+                .map_err(|e| format!("--prices {path}: {e}"))?;
+            Some(prices)
+        }
+    };
+    Ok(RenderOptions {
+        locale: args.locale,
+        prices,
+        ..RenderOptions::default()
+    })
+}
+
+/// The conversation as JSON; with `--prices`, each response whose source states no cost
+/// but whose model has a price gets `metadata.computedCostUsd` (the model holds only
+/// stated costs).
+fn conversation_json(
+    conversation: &docstream_model::Conversation,
+    options: &RenderOptions,
+) -> Result<serde_json::Value, String> {
+    let mut v = serde_json::to_value(conversation).map_err(|e| e.to_string())?;
+    let Some(prices) = &options.prices else {
+        return Ok(v);
+    };
+    let format = conversation.format.as_deref();
+    if let Some(turns) = v.get_mut("turns").and_then(|t| t.as_array_mut()) {
+        for (turn, json) in conversation.turns.iter().zip(turns) {
+            let docstream_model::Turn::Assistant(r) = turn else {
+                continue;
+            };
+            let cost = r.cost(Some(prices), format).filter(|c| c.computed);
+            let meta = json
+                .pointer_mut("/metadata")
+                .and_then(|m| m.as_object_mut());
+            if let (Some(cost), Some(meta)) = (cost, meta) {
+                meta.insert("computedCostUsd".to_owned(), cost.usd.into());
+            }
+        }
+    }
+    Ok(v)
 }
 
 fn read_input(path: &str) -> Result<Vec<u8>, String> {
@@ -426,14 +494,11 @@ fn run() -> Result<(), Failure> {
         return Ok(convert(&bytes, to, &args.input)?);
     }
     let name = display_name(&args.input);
+    let options = render_options(&args)?;
     let mut stream = DocStream::new(Options {
         format: args.format,
         ..Options::default()
     });
-    let options = RenderOptions {
-        locale: args.locale,
-        ..RenderOptions::default()
-    };
     // With --chunk, the html page is built by applying the renderer's patches.
     let mut view = HtmlView::new(options.clone());
     let mut page_model = PageModel::new();
@@ -522,7 +587,7 @@ fn run() -> Result<(), Failure> {
                 .map_err(w)?;
         }
         _ => {
-            serde_json::to_writer_pretty(&mut out, conversation)
+            serde_json::to_writer_pretty(&mut out, &conversation_json(conversation, &options)?)
                 .map_err(|e| Failure::Failed(e.to_string()))?;
             writeln!(out).map_err(w)?;
         }
@@ -672,6 +737,7 @@ fn write_page<W: Write>(
 /// there and makes the exit status 1, after what could be read was written.
 fn store(args: &Args) -> Result<(), Failure> {
     use docstream_library::store::Library;
+    let options = render_options(args)?;
     let mut library = if args.places {
         let (found, failed) = places::open_all();
         match &args.conversation {
@@ -684,10 +750,6 @@ fn store(args: &Args) -> Result<(), Failure> {
         }
     } else {
         Library::open(std::path::Path::new(&args.input)).map_err(|e| e.to_string())?
-    };
-    let options = RenderOptions {
-        locale: args.locale,
-        ..RenderOptions::default()
     };
     let mut out = io::stdout().lock();
     let w = |e: io::Error| Failure::Failed(e.to_string());
@@ -748,7 +810,8 @@ fn store(args: &Args) -> Result<(), Failure> {
                     .write_all(page::dressed(&html, args.highlight).as_bytes())
                     .map_err(w);
             }
-            serde_json::to_writer_pretty(&mut out, &conversation).map_err(|e| e.to_string())?;
+            serde_json::to_writer_pretty(&mut out, &conversation_json(&conversation, &options)?)
+                .map_err(|e| e.to_string())?;
             writeln!(out).map_err(w)
         }
         _ => unreachable!("run() sends only list, export and --conversation here"),
@@ -764,10 +827,7 @@ fn export(
     dir: &std::path::Path,
     name: &str,
 ) -> Result<(), Failure> {
-    let options = RenderOptions {
-        locale: args.locale,
-        ..RenderOptions::default()
-    };
+    let options = render_options(args)?;
     let title = format!("Conversations of {name}");
     if args.to_md {
         let mut masker = Masker::new(args);
@@ -799,10 +859,18 @@ fn list(
     libraries: &mut [docstream_library::store::Library],
     mut failed: Vec<String>,
 ) -> Result<(), Failure> {
+    let prices = render_options(args)?.prices;
     let mut out = io::stdout().lock();
     let w = |e: io::Error| Failure::Failed(e.to_string());
-    for library in libraries.iter_mut() {
-        library.index(|_, _, _| {});
+    // With --prices: each entry's totals priced, by library and id.
+    let mut priced = std::collections::HashMap::new();
+    for (i, library) in libraries.iter_mut().enumerate() {
+        library.index(|entry, conversation, _| {
+            if prices.is_some() {
+                let t = conversation.totals_priced(prices.as_ref());
+                priced.insert((i, entry.id.clone()), t);
+            }
+        });
         for note in library.notes() {
             say(note);
         }
@@ -810,8 +878,21 @@ fn list(
     }
     let entries = libraries.iter().flat_map(|l| l.entries());
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &entries.collect::<Vec<_>>())
-            .map_err(|e| e.to_string())?;
+        let mut list = Vec::new();
+        for (i, library) in libraries.iter().enumerate() {
+            for e in library.entries() {
+                let mut v = serde_json::to_value(e).map_err(|e| e.to_string())?;
+                // `costUsd` with the computed costs added, and how many responses were
+                // computed or left out for want of a price.
+                if let (Some(t), Some(o)) = (priced.get(&(i, e.id.clone())), v.as_object_mut()) {
+                    o.insert("costUsd".to_owned(), t.cost_usd.into());
+                    o.insert("costComputed".to_owned(), t.cost_computed.into());
+                    o.insert("costMissing".to_owned(), t.cost_missing.into());
+                }
+                list.push(v);
+            }
+        }
+        serde_json::to_writer_pretty(&mut out, &list).map_err(|e| e.to_string())?;
         writeln!(out).map_err(w)?;
     } else {
         // One line per conversation, its fields apart: no tab or newline inside one.

@@ -5,6 +5,7 @@ mod cli;
 mod cli_convert;
 mod cli_html;
 mod cli_md;
+mod cli_prices;
 mod cli_redact;
 mod fuzz_replay;
 mod hostile_colour_math;

@@ -28,6 +28,7 @@ pub mod formats;
 pub mod framing;
 pub mod limits;
 mod normalize;
+pub mod price_table;
 mod stream;
 
 /// The document model the stream keeps (the `docstream-model` crate).

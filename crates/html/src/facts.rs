@@ -5,7 +5,7 @@
 use crate::RenderOptions;
 use crate::escape::Markup;
 use crate::labels::{Label, Locale, label};
-use docstream_model::{Compaction, Rewound, Turn, Usage};
+use docstream_model::{Compaction, Cost, Rewound, Turn, Usage};
 
 /// `1 line`, `40 lines`, `1 Treffer`.
 pub(crate) fn counted(n: u64, one: Label, many: Label, locale: Locale) -> String {
@@ -58,17 +58,29 @@ pub(crate) fn push_usage(out: &mut String, u: &Usage, opts: &RenderOptions) {
     out.raw(")</span>");
 }
 
-/// A cost in US dollars: `cost $0.0123` (four decimals under a dollar, two above).
-pub(crate) fn push_cost(out: &mut String, usd: f64, opts: &RenderOptions) {
-    let shown = if usd < 1.0 {
+/// `$0.0123`: four decimals under a dollar, two above.
+pub(crate) fn dollars(usd: f64) -> String {
+    if usd < 1.0 {
         format!("${usd:.4}")
     } else {
         format!("${usd:.2}")
-    };
-    out.raw("<span class=\"ds-cost\">")
+    }
+}
+
+/// A cost in US dollars: `cost $0.0123` as the source states it; one computed from the
+/// caller's prices is marked: `cost ≈ $0.0123`, titled "from your prices".
+pub(crate) fn push_cost(out: &mut String, cost: Cost, opts: &RenderOptions) {
+    // Without price tables no cost is computed (and the lite module holds no branch for it).
+    let computed = cfg!(feature = "prices") && cost.computed;
+    out.raw("<span class=\"ds-cost");
+    if computed {
+        out.raw(" ds-cost-computed\" title=\"")
+            .text(label(opts.locale, Label::CostComputed));
+    }
+    out.raw("\">")
         .text(label(opts.locale, Label::Cost))
-        .raw(" ")
-        .text(&shown)
+        .raw(if computed { " ≈ " } else { " " })
+        .text(&dollars(cost.usd))
         .raw("</span>");
 }
 

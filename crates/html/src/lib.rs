@@ -61,7 +61,7 @@ pub enum DiffMode {
 }
 
 /// Options of the renderers.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RenderOptions {
     /// Language of the labels.
     pub locale: Locale,
@@ -69,9 +69,47 @@ pub struct RenderOptions {
     pub image_origins_allowed: Vec<String>,
     /// Which diff views to show.
     pub diff_mode: DiffMode,
+    /// The caller's price table: responses whose source states no cost show one computed
+    /// from it, marked as computed (`≈`). None by default: no price is built in.
+    /// (Feature `prices`.)
+    #[cfg(feature = "prices")]
+    #[serde(skip)]
+    pub prices: Option<docstream_model::Prices>,
 }
 
 impl RenderOptions {
+    /// What `response` cost: stated by the source, else computed from [`Self::prices`]
+    /// (in a build with the `prices` feature). `format` is the conversation's.
+    pub(crate) fn cost_of(
+        &self,
+        response: &docstream_model::ChatResponse,
+        format: Option<&str>,
+    ) -> Option<docstream_model::Cost> {
+        #[cfg(feature = "prices")]
+        return response.cost(self.prices.as_ref(), format);
+        #[cfg(not(feature = "prices"))]
+        {
+            let _ = format;
+            response.stated_cost()
+        }
+    }
+
+    /// The conversation's totals, costs as [`Self::cost_of`] gives them.
+    pub(crate) fn totals_of(&self, c: &docstream_model::Conversation) -> docstream_model::Totals {
+        #[cfg(feature = "prices")]
+        return c.totals_priced(self.prices.as_ref());
+        #[cfg(not(feature = "prices"))]
+        c.totals()
+    }
+
+    /// Whether costs are computed from a price table (responses without one are counted).
+    pub(crate) fn has_prices(&self) -> bool {
+        #[cfg(feature = "prices")]
+        return self.prices.is_some();
+        #[cfg(not(feature = "prices"))]
+        false
+    }
+
     /// The options of one Markdown text whose anchors take `anchor_prefix`.
     pub(crate) fn markdown<'a>(&'a self, anchor_prefix: &'a str) -> markdown::MarkdownOptions<'a> {
         markdown::MarkdownOptions {

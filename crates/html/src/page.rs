@@ -5,11 +5,11 @@
 use std::borrow::Cow;
 
 use crate::escape::{Markup, escape};
-use crate::facts::{push_cost, push_usage, title_line};
+use crate::facts::{counted, push_cost, push_usage, title_line};
 use crate::labels::{Label, label};
 use crate::time::{date_of, push_time};
 use crate::{RenderOptions, labels::Locale, render_conversation};
-use docstream_model::{Conversation, Turn};
+use docstream_model::{Conversation, Cost, Totals, Turn};
 
 /// The stylesheet (class names in `docs/classes.md`).
 pub const STYLESHEET: &str = include_str!("../../../assets/docstream.css");
@@ -176,7 +176,7 @@ pub fn with_masked_fact(mut facts: String, opts: &RenderOptions, masked: &[(&str
 /// not give are left out.
 pub fn page_facts(conversation: &Conversation, opts: &RenderOptions) -> String {
     let l = |k| label(opts.locale, k);
-    let t = conversation.totals();
+    let t = opts.totals_of(conversation);
     let mut out = String::with_capacity(512);
     out.raw("<dl class=\"ds-page-facts\">\n");
     let fact = |out: &mut String, class: &str, key: Label, value: &mut dyn FnMut(&mut String)| {
@@ -226,10 +226,7 @@ pub fn page_facts(conversation: &Conversation, opts: &RenderOptions) -> String {
             push_usage(out, u, opts);
             out.raw(" · ");
         }
-        if let Some(usd) = t.cost_usd {
-            push_cost(out, usd, opts);
-            out.raw(" · ");
-        }
+        push_total_cost(out, &t, opts);
         out.num(t.prompts as u64)
             .raw(" ")
             .text(l(Label::Prompts))
@@ -246,6 +243,52 @@ pub fn page_facts(conversation: &Conversation, opts: &RenderOptions) -> String {
     });
     out.raw("</dl>\n");
     out
+}
+
+/// The cost of the run, and where it came from: `cost $0.42 (stated by the source) · `,
+/// `cost ≈ $0.42 (from your prices; 2 responses without a price) · `. Responses without
+/// a cost are counted when prices were given (a source's stated cost may cover them, as
+/// Claude Code's covers its sub-agents). Nothing when no response has a cost and no
+/// prices were given.
+fn push_total_cost(out: &mut String, t: &Totals, opts: &RenderOptions) {
+    let l = |k| label(opts.locale, k);
+    let missing = |out: &mut String| {
+        out.text(&counted(
+            t.cost_missing as u64,
+            Label::ResponseOne,
+            Label::Responses,
+            opts.locale,
+        ))
+        .raw(" ")
+        .text(l(Label::CostMissing));
+    };
+    let Some(usd) = t.cost_usd else {
+        if opts.has_prices() && t.cost_missing > 0 {
+            out.raw("<span class=\"ds-cost ds-cost-missing\">")
+                .text(l(Label::Cost))
+                .raw(": ");
+            missing(out);
+            out.raw("</span> · ");
+        }
+        return;
+    };
+    let computed = t.cost_computed > 0;
+    push_cost(out, Cost { usd, computed }, opts);
+    out.raw(" <span class=\"ds-cost-source\">(");
+    if t.cost_stated > 0 {
+        out.text(l(Label::CostStated));
+        if computed {
+            out.raw(", ");
+        }
+    }
+    if computed {
+        out.text(l(Label::CostComputed));
+    }
+    if t.cost_missing > 0 && opts.has_prices() {
+        out.raw("; ");
+        missing(out);
+    }
+    out.raw(")</span> · ");
 }
 
 /// A time with its date: `2025-09-01 <time>09:00</time>`.

@@ -12,7 +12,7 @@ use crate::labels::{Label, label};
 use crate::time::push_time;
 use crate::user_prompt::render_user_content;
 use docstream_model::{
-    Conversation, DocKey, PromptFrom, Response, ResponseStatus, Rewound, Turn, UserTurn,
+    Conversation, Cost, DocKey, PromptFrom, Response, ResponseStatus, Rewound, Turn, UserTurn,
 };
 
 /// The closing tag of a turn's element.
@@ -82,10 +82,10 @@ pub(crate) fn turn_header(
                 .raw("\">");
             rewound_mark(mark, conv.turns.get(mark.replaced_by), opts, out);
             out.raw("</summary>\n");
-            own_header(turn, nested, opts, out);
+            own_header(turn, nested, conv.format.as_deref(), opts, out);
             out.raw("</details>\n");
         }
-        None => own_header(turn, nested, opts, out),
+        None => own_header(turn, nested, conv.format.as_deref(), opts, out),
     }
 }
 
@@ -114,12 +114,19 @@ fn rewound_mark(mark: Rewound, replacing: Option<&Turn>, opts: &RenderOptions, o
     }
 }
 
-fn own_header(turn: &Turn, nested: bool, opts: &RenderOptions, out: &mut String) {
+fn own_header(
+    turn: &Turn,
+    nested: bool,
+    format: Option<&str>,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
+    let cost = |r: &Response| opts.cost_of(r, format);
     match turn {
         Turn::User(u) if u.compaction.is_some() => compaction_header(u, opts, out),
         Turn::User(u) => user_header(u, opts, out),
-        Turn::Assistant(r) if nested => run_header(r, opts, out),
-        Turn::Assistant(r) => response_header(r, opts, out),
+        Turn::Assistant(r) if nested => run_header(r, cost(r), opts, out),
+        Turn::Assistant(r) => response_header(r, cost(r), opts, out),
     }
 }
 
@@ -155,7 +162,7 @@ fn compaction_header(turn: &UserTurn, opts: &RenderOptions, out: &mut String) {
 
 /// A sub-agent's run: what it was asked, how many tools it called, its model, status,
 /// usage and time.
-fn run_header(response: &Response, opts: &RenderOptions, out: &mut String) {
+fn run_header(response: &Response, cost: Option<Cost>, opts: &RenderOptions, out: &mut String) {
     out.raw("<summary class=\"ds-turn-header ds-subagent-header\" data-turn-id=\"")
         .text(&response.id)
         .raw("\"><span class=\"ds-role\">")
@@ -182,7 +189,7 @@ fn run_header(response: &Response, opts: &RenderOptions, out: &mut String) {
             opts.locale,
         ))
         .raw("</span>");
-    response_facts(response, opts, out);
+    response_facts(response, cost, opts, out);
     out.raw("</summary>\n");
 }
 
@@ -213,7 +220,12 @@ fn user_header(turn: &UserTurn, opts: &RenderOptions, out: &mut String) {
     out.raw("</div>\n");
 }
 
-fn response_header(response: &Response, opts: &RenderOptions, out: &mut String) {
+fn response_header(
+    response: &Response,
+    cost: Option<Cost>,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
     out.raw("<div class=\"ds-turn-header\" data-turn-id=\"")
         .text(&response.id)
         .raw("\"><span class=\"ds-role\">")
@@ -233,22 +245,27 @@ fn response_header(response: &Response, opts: &RenderOptions, out: &mut String) 
             .text(&response.mode)
             .raw("</span>");
     }
-    response_status(response, opts, out);
+    response_status(response, cost, opts, out);
     out.raw("</div>\n");
 }
 
 /// The model, status, usage and time of a sub-agent's run.
-fn response_facts(response: &Response, opts: &RenderOptions, out: &mut String) {
+fn response_facts(response: &Response, cost: Option<Cost>, opts: &RenderOptions, out: &mut String) {
     if !response.model.is_empty() {
         out.raw(" <span class=\"ds-model\">")
             .text(&response.model)
             .raw("</span>");
     }
-    response_status(response, opts, out);
+    response_status(response, cost, opts, out);
 }
 
 /// Status, usage and time of a response.
-fn response_status(response: &Response, opts: &RenderOptions, out: &mut String) {
+fn response_status(
+    response: &Response,
+    cost: Option<Cost>,
+    opts: &RenderOptions,
+    out: &mut String,
+) {
     let (status, key) = match response.status {
         ResponseStatus::Streaming => ("streaming", Label::Streaming),
         ResponseStatus::Completed => ("completed", Label::Completed),
@@ -263,9 +280,9 @@ fn response_status(response: &Response, opts: &RenderOptions, out: &mut String) 
         out.raw(" ");
         push_usage(out, u, opts);
     }
-    if let Some(usd) = response.metadata.cost_usd {
+    if let Some(cost) = cost {
         out.raw(" ");
-        push_cost(out, usd, opts);
+        push_cost(out, cost, opts);
     }
     if let Some(ms) = response.metadata.duration_ms {
         out.raw(" <span class=\"ds-duration\">")

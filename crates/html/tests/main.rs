@@ -6,6 +6,7 @@ mod cursor_store;
 mod history;
 mod markdown_export;
 mod one_page;
+mod prices;
 mod progress_golden;
 mod render_golden;
 mod render_invariance;

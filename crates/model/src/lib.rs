@@ -8,6 +8,7 @@ mod changes;
 mod conversation;
 mod document;
 mod lenient;
+mod prices;
 pub mod read_json;
 pub mod snapshot;
 pub mod time;
@@ -28,6 +29,7 @@ pub use document::{
     TextFormat, TextMeta, ThinkingMeta, TodoChange, TodoStatus, TodoUpdateMeta, ToolCallMeta,
     ToolResult, meta_from_value,
 };
+pub use prices::{Cost, PRICE_FIELDS, Price, PriceError, Prices, input_counts_cache};
 pub use tool_kind::ToolKind;
 pub use tool_view::{
     FileGroup, GenericView, ReadView, RunFacts, SearchKind, SearchView, SubagentView, ToolView,

@@ -1,15 +1,24 @@
 //! What a conversation adds up to — its tokens, cost, models, place and time span — for
 //! a page's header and a library's list. Derived from the turns, never stored.
 
-use super::conversation::{Conversation, Turn, Usage};
+use super::conversation::{ChatResponse, Conversation, Turn, Usage};
+use super::prices::{Cost, Prices};
 
 /// The sums and spans of a conversation, main agent and sub-agents alike.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Totals {
     /// Token counts summed over every response that reports them; `None` when none does.
     pub usage: Option<Usage>,
-    /// Cost in US dollars summed over the responses that state one; `None` when none does.
+    /// Cost in US dollars summed over the responses that have one (stated by the source,
+    /// or computed from the caller's prices); `None` when none does.
     pub cost_usd: Option<f64>,
+    /// The responses whose cost in `cost_usd` the source states.
+    pub cost_stated: usize,
+    /// The responses whose cost in `cost_usd` was computed from the caller's prices.
+    pub cost_computed: usize,
+    /// The responses that report tokens but have no cost (none stated, no price for the
+    /// model): left out of `cost_usd`.
+    pub cost_missing: usize,
     /// The models that answered, in the order they first did.
     pub models: Vec<String>,
     /// The first working directory a response names.
@@ -28,8 +37,21 @@ pub struct Totals {
 
 impl Conversation {
     /// Adds up the conversation ([`Totals`]): one pass over its turns, not their
-    /// documents.
+    /// documents. Costs are the ones the source states.
     pub fn totals(&self) -> Totals {
+        self.tally(|r, _| r.stated_cost())
+    }
+
+    /// [`Conversation::totals`], with the cost of each response that states none
+    /// computed from `prices` ([`ChatResponse::cost`](crate::ChatResponse::cost)).
+    pub fn totals_priced(&self, prices: Option<&Prices>) -> Totals {
+        self.tally(|r, format| r.cost(prices, format))
+    }
+
+    /// The totals with each response's cost from `cost` (given the conversation's
+    /// format): apart from [`Conversation::totals_priced`] so that a build that never
+    /// computes a cost holds no price code.
+    fn tally(&self, cost: impl Fn(&ChatResponse, Option<&str>) -> Option<Cost>) -> Totals {
         let mut t = Totals::default();
         for turn in &self.turns {
             let created = match turn {
@@ -47,8 +69,13 @@ impl Conversation {
                         let sum = t.usage.get_or_insert_with(Usage::default);
                         add_usage(sum, u);
                     }
-                    if let Some(c) = r.metadata.cost_usd.filter(|c| c.is_finite() && *c >= 0.0) {
-                        *t.cost_usd.get_or_insert(0.0) += c;
+                    match cost(r, self.format.as_deref()) {
+                        Some(c) => {
+                            *t.cost_usd.get_or_insert(0.0) += c.usd;
+                            t.cost_computed += usize::from(c.computed);
+                            t.cost_stated += usize::from(!c.computed);
+                        }
+                        None => t.cost_missing += usize::from(r.usage.is_some()),
                     }
                     if !r.model.is_empty() && !t.models.contains(&r.model) {
                         t.models.push(r.model.clone());
@@ -132,6 +159,30 @@ mod tests {
         assert_eq!(t.first.as_deref(), Some("2025-01-01T10:00:00Z"));
         assert_eq!(t.last.as_deref(), Some("2025-01-01T10:07:00Z"));
         assert_eq!((t.prompts, t.responses), (1, 3));
+        assert_eq!(
+            (t.cost_computed, t.cost_missing),
+            (0, 1),
+            "b states no cost"
+        );
+        let b = crate::Price {
+            input: 1_000_000.0,
+            ..crate::Price::default()
+        };
+        let prices = Prices::from_models(vec![("b".to_owned(), b)]).unwrap();
+        let priced = c.totals_priced(Some(&prices));
+        assert_eq!(
+            priced.cost_usd,
+            Some(20.75),
+            "a's stated costs and b's computed one"
+        );
+        assert_eq!(
+            (
+                priced.cost_stated,
+                priced.cost_computed,
+                priced.cost_missing
+            ),
+            (2, 1, 0)
+        );
         assert_eq!(Conversation::default().totals(), Totals::default());
     }
 }

@@ -64,6 +64,15 @@ pub struct DocStreamOptions {
     /// Size and depth limits; an event over a limit becomes an `error` document.
     #[tsify(optional)]
     pub limits: Option<LimitOptions>,
+    /// A price table: per model id, US dollars per million tokens. A model is matched by
+    /// exact id, then by the longest id that is a prefix of it. A response whose source
+    /// states no cost shows one computed from it, marked as computed; none is built in.
+    #[cfg(feature = "prices")]
+    #[tsify(
+        optional,
+        type = "Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>"
+    )]
+    pub prices: Option<docstream_core::model::Prices>,
 }
 
 impl DocStreamOptions {
@@ -121,12 +130,22 @@ impl DocStreamOptions {
                 max_depth: l.u64("maxDepth")?.map(size),
             }),
         };
+        #[cfg(feature = "prices")]
+        let prices = match f.get("prices") {
+            None => None,
+            Some(v) => Some(
+                docstream_core::price_table::read(v)
+                    .map_err(|e| serde_json::Error::custom(format_args!("prices: {e}")))?,
+            ),
+        };
         Ok(DocStreamOptions {
             format: f.string("format")?,
             images,
             locale,
             diff,
             limits,
+            #[cfg(feature = "prices")]
+            prices,
         })
     }
 }
@@ -236,6 +255,8 @@ pub(crate) fn render_options(options: &DocStreamOptions) -> Result<RenderOptions
         locale: options.locale.unwrap_or_default(),
         image_origins_allowed: origins,
         diff_mode: options.diff.map(DiffMode::from).unwrap_or_default(),
+        #[cfg(feature = "prices")]
+        prices: options.prices.clone(),
     })
 }
 

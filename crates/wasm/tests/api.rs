@@ -377,6 +377,13 @@ fn options_reach_the_renderer() {
             object(&[("allow", Array::of1(&"https://img.example/".into()).into())]),
         ),
         ("format", "cursor-stream-json".into()),
+        (
+            "prices",
+            object(&[(
+                "claude",
+                object(&[("input", 3.0.into()), ("output", 15.0.into())]),
+            )]),
+        ),
     ]);
     let (page, html, _) = streamed(TOOLS, 13, Some(options));
     let expected = render_conversation(
@@ -385,6 +392,10 @@ fn options_reach_the_renderer() {
             locale: Locale::De,
             image_origins_allowed: vec!["https://img.example".to_owned()],
             diff_mode: DiffMode::SideBySide,
+            prices: Some(
+                docstream_core::price_table::from_json(r#"{"claude": {"input": 3, "output": 15}}"#)
+                    .unwrap(),
+            ),
         },
     );
     assert_eq!(page, expected);
@@ -454,6 +465,7 @@ fn errors_carry_stable_codes() {
             object(&[("allow", Array::of1(&"javascript:alert(1)".into()).into())]),
         )]),
         object(&[("limits", object(&[("maxDepth", JsValue::from_f64(-1.0))]))]),
+        object(&[("prices", object(&[("m", object(&[("input", 1.0.into())]))]))]),
     ];
     let says = [
         "the options should be an object, found a number",
@@ -463,6 +475,7 @@ fn errors_carry_stable_codes() {
         "field `allow` should be an array, found a string",
         "javascript:alert(1)",
         "field `maxDepth` should be a non-negative integer, found a number",
+        "prices: model \"m\": field \"output\" is missing",
     ];
     for (options, says) in bad_options.into_iter().zip(says) {
         let shown = format!("{options:?}");

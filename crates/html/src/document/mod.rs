@@ -139,7 +139,8 @@ pub(crate) fn part_key(doc: &Document, part: Part, opts: &RenderOptions) -> Opti
         }
         _ => return None,
     }
-    opts.hash(&mut h);
+    // The options a document's parts read (a price table changes turn headers only).
+    (opts.locale, &opts.image_origins_allowed, opts.diff_mode).hash(&mut h);
     Some(h.finish())
 }
 

@@ -88,7 +88,7 @@ fn one_turn(md: &mut Md<'_>, c: &Conversation, index: usize, depth: usize) {
                 };
                 documents::document(md, c, key, doc, depth, turn);
             }
-            footer(md, r);
+            footer(md, r, c.format.as_deref());
         }
     }
 }
@@ -173,7 +173,7 @@ fn run_heading(md: &mut Md<'_>, r: &Response) {
 }
 
 /// After a response: how it ended, its usage, cost and time, in one line of italics.
-fn footer(md: &mut Md<'_>, r: &Response) {
+fn footer(md: &mut Md<'_>, r: &Response, format: Option<&str>) {
     let status = match r.status {
         ResponseStatus::Streaming => Label::Streaming,
         ResponseStatus::Completed => Label::Completed,
@@ -183,8 +183,8 @@ fn footer(md: &mut Md<'_>, r: &Response) {
     if let Some(u) = &r.usage {
         parts.push(usage_text(md, u));
     }
-    if let Some(usd) = r.metadata.cost_usd {
-        parts.push(cost_text(md, usd));
+    if let Some(cost) = md.opts.cost_of(r, format) {
+        parts.push(cost_text(md, cost));
     }
     if let Some(ms) = r.metadata.duration_ms {
         parts.push(format!("{} {}", md.l(Label::Duration), duration_text(ms)));
@@ -194,7 +194,7 @@ fn footer(md: &mut Md<'_>, r: &Response) {
 
 /// The totals of the run, at the end: tokens, cost, prompts and responses.
 pub(super) fn totals(md: &mut Md<'_>, c: &Conversation) {
-    let t = c.totals();
+    let t = md.opts.totals_of(c);
     md.raw("## ").label(Label::Totals).raw("\n\n");
     md.raw("| | |\n|---|---:|\n");
     let row = |md: &mut Md<'_>, name: &str, value: String| {
@@ -223,7 +223,20 @@ pub(super) fn totals(md: &mut Md<'_>, c: &Conversation) {
         row(md, &total, u.total_tokens.to_string());
     }
     if let Some(usd) = t.cost_usd {
-        row(md, md.l(Label::Cost), dollars(usd));
+        let mut source = Vec::new();
+        if t.cost_stated > 0 {
+            source.push(md.l(Label::CostStated));
+        }
+        if t.cost_computed > 0 {
+            source.push(md.l(Label::CostComputed));
+        }
+        let computed = if t.cost_computed > 0 { "≈ " } else { "" };
+        let value = format!("{computed}{} ({})", dollars(usd), source.join(", "));
+        row(md, md.l(Label::Cost), value);
+    }
+    if t.cost_missing > 0 && md.opts.has_prices() {
+        let name = format!("{} {}", md.l(Label::Responses), md.l(Label::CostMissing));
+        row(md, &name, t.cost_missing.to_string());
     }
     md.raw("\n");
 }

@@ -5,7 +5,7 @@ use super::writer::Md;
 use crate::facts::push_duration;
 use crate::labels::Label;
 use crate::time::parts;
-use docstream_model::{CallStatus, Usage};
+use docstream_model::{CallStatus, Cost, Usage};
 
 /// A time as the source wrote it, readable: `2025-09-01 09:00:08 UTC`.
 pub(super) fn time_text(at: &str) -> String {
@@ -41,18 +41,20 @@ pub(super) fn usage_text(md: &Md<'_>, u: &Usage) -> String {
     s
 }
 
-/// `$0.0123` (four decimals under a dollar, two above), as the page shows it.
-pub(super) fn dollars(usd: f64) -> String {
-    if usd < 1.0 {
-        format!("${usd:.4}")
-    } else {
-        format!("${usd:.2}")
-    }
-}
+pub(super) use crate::facts::dollars;
 
-/// `cost $0.0123`.
-pub(super) fn cost_text(md: &Md<'_>, usd: f64) -> String {
-    format!("{} {}", md.l(Label::Cost), dollars(usd))
+/// `cost $0.0123` as the source states it; `cost ≈ $0.0123 (from your prices)` computed
+/// from the caller's prices.
+pub(super) fn cost_text(md: &Md<'_>, cost: Cost) -> String {
+    let usd = dollars(cost.usd);
+    match cost.computed {
+        false => format!("{} {usd}", md.l(Label::Cost)),
+        true => format!(
+            "{} ≈ {usd} ({})",
+            md.l(Label::Cost),
+            md.l(Label::CostComputed)
+        ),
+    }
 }
 
 /// `2.4 s`.
