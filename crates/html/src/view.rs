@@ -366,23 +366,14 @@ impl HtmlView {
     /// and show their head again; anything else is refreshed.
     fn grow(&mut self, doc: &Document, at: At, w: &mut PatchWriter) {
         let view = &mut self.turns[at.turn].docs[at.index];
+        let r = Render {
+            opts: &self.options,
+            scratch: &mut self.scratch,
+            work: &mut self.work,
+        };
         match &mut view.state {
-            DocState::Markdown(m) => {
-                let r = Render {
-                    opts: &self.options,
-                    scratch: &mut self.scratch,
-                    work: &mut self.work,
-                };
-                grow_markdown(m, doc, at, r, w)
-            }
-            DocState::Code(c) => {
-                let r = Render {
-                    opts: &self.options,
-                    scratch: &mut self.scratch,
-                    work: &mut self.work,
-                };
-                grow_code(c, doc, at, r, w)
-            }
+            DocState::Markdown(m) => grow_markdown(m, doc, at, r, w),
+            DocState::Code(c) => grow_code(c, doc, at, r, w),
             DocState::Parts(_) | DocState::Whole(_) => self.refresh(doc, at, w),
         }
     }

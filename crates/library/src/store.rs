@@ -684,33 +684,38 @@ fn read_opencode_conversation(path: &Path, session: &str) -> Result<Vec<u8>, Lib
         .into_iter()
         .next()
         .ok_or_else(|| LibraryError::NotFound(session.to_owned()))?;
-    let max = MAX_ROW_BYTES as i64;
     let mut a = opencode::Assembler::new(&row);
-    db.tick();
-    let mut q = db.c.prepare(opencode::PARTS_SQL).map_err(|e| db.err(e))?;
-    let mut rows = q
-        .query(rusqlite::params![session, max])
-        .map_err(|e| db.err(e))?;
-    while let Some(r) = rows.next().map_err(|e| db.err(e))? {
-        db.tick();
-        let id = text(r.get_ref(0).map_err(|e| db.err(e))?);
-        let data = guarded(r).map_err(|e| db.err(e))?;
-        let message = text(r.get_ref(3).map_err(|e| db.err(e))?);
-        a.part(&message, &id, data);
-    }
-    db.tick();
-    let mut q =
-        db.c.prepare(opencode::MESSAGES_SQL)
-            .map_err(|e| db.err(e))?;
-    let mut rows = q
-        .query(rusqlite::params![session, max])
-        .map_err(|e| db.err(e))?;
-    while let Some(r) = rows.next().map_err(|e| db.err(e))? {
-        db.tick();
-        let id = text(r.get_ref(0).map_err(|e| db.err(e))?);
-        a.message(&id, guarded(r).map_err(|e| db.err(e))?);
-    }
+    each_row_of(&db, opencode::PARTS_SQL, session, |r| {
+        let id = text(r.get_ref(0)?);
+        let data = guarded(r)?;
+        a.part(&text(r.get_ref(3)?), &id, data);
+        Ok(())
+    })?;
+    each_row_of(&db, opencode::MESSAGES_SQL, session, |r| {
+        a.message(&text(r.get_ref(0)?), guarded(r)?);
+        Ok(())
+    })?;
     Ok(a.finish())
+}
+
+/// Runs `sql` on `session`'s rows (its parameters: the session, the row size limit) and
+/// calls `each` on every row, a tick of the time limit before each.
+fn each_row_of(
+    db: &Db,
+    sql: &str,
+    session: &str,
+    mut each: impl FnMut(&rusqlite::Row<'_>) -> rusqlite::Result<()>,
+) -> Result<(), LibraryError> {
+    db.tick();
+    let mut q = db.c.prepare(sql).map_err(|e| db.err(e))?;
+    let mut rows = q
+        .query(rusqlite::params![session, MAX_ROW_BYTES as i64])
+        .map_err(|e| db.err(e))?;
+    while let Some(r) = rows.next().map_err(|e| db.err(e))? {
+        db.tick();
+        each(r).map_err(|e| db.err(e))?;
+    }
+    Ok(())
 }
 
 // ---- the folder scan ----------------------------------------------------------------

@@ -43,6 +43,22 @@ impl JsDocStream {
     }
 }
 
+/// The conversation of `snapshot` (another module's `__snapshotJson()`) and the render
+/// options of `options` (a stream's): `DS_BAD_OPTIONS` or `DS_BAD_INPUT` when unreadable.
+fn read_snapshot(
+    snapshot: &str,
+    options: Option<JsValue>,
+) -> Result<(Conversation, RenderOptions), JsValue> {
+    let options = render_options(&DocStreamOptions::from_js(options)?)?;
+    let conversation = conversation_from_snapshot(snapshot).map_err(|e| {
+        js_error(
+            "DS_BAD_INPUT",
+            &format!("a snapshot docstream cannot read: {e}"),
+        )
+    })?;
+    Ok((conversation, options))
+}
+
 /// The Markdown of a conversation read by another module: `snapshot` is its
 /// `__snapshotJson()`, `options` the stream's options (`locale`, `images`, `diff` as
 /// `new DocStream` takes them), `turn` as `markdown(turn)` takes it. Throws an `Error`
@@ -53,13 +69,7 @@ pub fn markdown_of_snapshot(
     options: Option<JsValue>,
     turn: Option<u32>,
 ) -> Result<String, JsValue> {
-    let options = render_options(&DocStreamOptions::from_js(options)?)?;
-    let conversation = conversation_from_snapshot(snapshot).map_err(|e| {
-        js_error(
-            "DS_BAD_INPUT",
-            &format!("a snapshot docstream cannot read: {e}"),
-        )
-    })?;
+    let (conversation, options) = read_snapshot(snapshot, options)?;
     Ok(markdown_of(&conversation, &options, turn))
 }
 
@@ -76,13 +86,7 @@ pub fn page_of_snapshot(
     masked: Option<js_sys::Array>,
 ) -> Result<String, JsValue> {
     use docstream_html::{page, render_conversation};
-    let options = render_options(&DocStreamOptions::from_js(options)?)?;
-    let conversation = conversation_from_snapshot(snapshot).map_err(|e| {
-        js_error(
-            "DS_BAD_INPUT",
-            &format!("a snapshot docstream cannot read: {e}"),
-        )
-    })?;
+    let (conversation, options) = read_snapshot(snapshot, options)?;
     let Some(masked) = masked else {
         return Ok(
             page::dressed(&page::render_page(&conversation, &title, &options), false).into_owned(),
