@@ -1,0 +1,84 @@
+// Where the element's time goes when a transcript is streamed in 64 B chunks, one task
+// each (as `node bench/browser.mjs`'s fast run feeds it): a Chromium trace of the feed,
+// summed by event. Not a test (times vary with the machine): figures for the README.
+//
+//   node tests/browser/stream-probe.mjs [--pkg pkg] [--mb 2]
+//
+// The input is the first MB of the benchmark's generated 10 MB transcript
+// (bench/results/inputs/transcript-10m-seed42.ndjson, written by a bench run).
+// 2 MB on main (2cd3ba1), quiet machine: RunTask 7.2 s in all; MessagePort::Accept (the
+// feeding tasks: push, staging, a docstream-progress event) 2.5 s; the frames
+// (FireAnimationFrame 1.3 s: patches applied; UpdateLifecycle 1.0 s: style, layout, paint).
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ROOT, launch, serve } from './harness.mjs';
+
+const args = process.argv.slice(2);
+const arg = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const pkg = resolve(arg('pkg', `${ROOT}/pkg`));
+const mb = Number(arg('mb', '2'));
+const data = readFileSync(`${ROOT}/bench/results/inputs/transcript-10m-seed42.ndjson`);
+let cut = Math.min(data.length, mb << 20);
+while (cut < data.length && data[cut - 1] !== 10) cut++;
+const input = data.subarray(0, cut);
+
+const { server, url } = await serve({
+  mounts: { '/pkg/': pkg },
+  handler: (req, res, u) => {
+    if (u.pathname !== '/input') return false;
+    res.writeHead(200);
+    res.end(input);
+    return true;
+  },
+});
+const browser = await launch();
+const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+const page = await context.newPage();
+await page.goto(`${url}/tests/browser/pages/element.html`);
+await page.waitForFunction(() => window.testReady === true);
+await page.evaluate(async () => {
+  window.bytes = new Uint8Array(await (await fetch('/input')).arrayBuffer());
+});
+const path = join(mkdtempSync(join(tmpdir(), 'docstream-trace-')), 'trace.json');
+await browser.startTracing(page, { path, categories: ['devtools.timeline', 'blink', 'v8.execute'] });
+const r = await page.evaluate(async () => {
+  const view = window.T.make();
+  const bytes = window.bytes;
+  const t0 = performance.now();
+  await new Promise((done) => {
+    const channel = new MessageChannel();
+    let off = 0;
+    channel.port1.onmessage = () => {
+      if (off >= bytes.length) {
+        channel.port1.close();
+        done();
+        return;
+      }
+      view.push(bytes.subarray(off, off + 64));
+      off += 64;
+      channel.port2.postMessage(0);
+    };
+    channel.port2.postMessage(0);
+  });
+  await view.finish();
+  return { wallMs: Math.round(performance.now() - t0), chunks: Math.ceil(bytes.length / 64) };
+});
+await browser.stopTracing();
+const events = JSON.parse(readFileSync(path, 'utf8')).traceEvents.filter((e) => e.ph === 'X');
+const sum = new Map();
+for (const e of events) {
+  const s = sum.get(e.name) ?? { ms: 0, n: 0 };
+  s.ms += (e.dur ?? 0) / 1000;
+  s.n++;
+  sum.set(e.name, s);
+}
+console.log(`${(input.length / 1048576).toFixed(1)} MB in ${r.chunks} chunks: ${r.wallMs} ms wall`);
+for (const [name, s] of [...sum].sort((a, b) => b[1].ms - a[1].ms).slice(0, 20)) {
+  console.log(`${String(Math.round(s.ms)).padStart(7)} ms ${String(s.n).padStart(7)}x ${name}`);
+}
+await browser.close();
+server.close();
