@@ -6,10 +6,10 @@
 //
 // The input is the first MB of the benchmark's generated 10 MB transcript
 // (bench/results/inputs/transcript-10m-seed42.ndjson, written by a bench run).
-// 2 MB on main (2cd3ba1), quiet machine: RunTask 7.2 s in all; MessagePort::Accept (the
-// feeding tasks: push, staging, a docstream-progress event) 2.5 s; the frames
-// (FireAnimationFrame 1.3 s: patches applied; UpdateLifecycle 1.0 s: style, layout, paint).
-import { readFileSync, mkdtempSync } from 'node:fs';
+// 2 MB on main (fbdeac2), quiet machine: 4.6 s wall; the feeding tasks
+// (MessagePort::Accept: push, staging, a docstream-progress event) 1.8 s; the frames
+// (FireAnimationFrame 1.0 s: patches applied; UpdateLifecycle 0.66 s: style, layout, paint).
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ROOT, launch, serve } from './harness.mjs';
@@ -44,7 +44,7 @@ await page.evaluate(async () => {
   window.bytes = new Uint8Array(await (await fetch('/input')).arrayBuffer());
 });
 const path = join(mkdtempSync(join(tmpdir(), 'docstream-trace-')), 'trace.json');
-await browser.startTracing(page, { path, categories: ['devtools.timeline', 'blink', 'v8.execute'] });
+await browser.startTracing(page, { path, categories: ['toplevel', 'devtools.timeline', 'blink', 'v8.execute'] });
 const r = await page.evaluate(async () => {
   const view = window.T.make();
   const bytes = window.bytes;
