@@ -4,7 +4,7 @@
 //
 //   node tests/browser/stream-probe.mjs [--pkg pkg] [--mb 2]
 //
-// The input is the first MB of the benchmark's generated 10 MB transcript
+// The input is the first `--mb` MB of the benchmark's generated 10 MB transcript
 // (bench/results/inputs/transcript-10m-seed42.ndjson, written by a bench run).
 // 2 MB on main (fbdeac2), quiet machine: 4.6 s wall; the feeding tasks
 // (MessagePort::Accept: push, staging, a docstream-progress event) 1.8 s; the frames
