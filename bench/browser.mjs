@@ -331,7 +331,7 @@ if (opts.only.has('stream')) {
         log(`  ${say(r)} (${elapsed()})`);
         save();
       }
-      const [s, l] = [z.runs['ds.stream'][round], z.runs['ds.load'][round]];
+      const [s, l] = [z.runs['ds.stream']?.[round], z.runs['ds.load']?.[round]];
       if (s && l && !s.overCap && !l.overCap) {
         check(`${size} round ${round}: streamed element shows the one-shot's documents`, s.docs === l.docs && s.htmlChars === l.htmlChars, `(${s.docs} vs ${l.docs} documents, ${s.htmlChars} vs ${l.htmlChars} chars of html())`);
       }
