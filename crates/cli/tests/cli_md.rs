@@ -9,7 +9,8 @@ use docstream_testkit::stores::{claude_projects, cursor_user_dir, scratch};
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 
-fn cli(args: &[&str]) -> (i32, String, String) {
+/// Runs the CLI: exit code, stdout, stderr (also `cli_prices`'s).
+pub(crate) fn cli(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_docstream"))
         .args(args)
         .output()

@@ -2,26 +2,15 @@
 //! costs computed from it in `html`, `md`, `json` and `list --json`, marked as computed.
 
 use std::fs;
-use std::process::Command;
 
 use docstream_testkit::stores::scratch;
+
+use crate::cli_md::cli;
 
 const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 /// claude-sonnet-4-5-20250929: 8050 in, 771 out: 8050 × 3 / 1e6 + 771 × 15 / 1e6.
 const INPUT: &str = "tests/fixtures/anthropic-stream/code_execution_tool.sse";
 const TABLE: &str = r#"{"claude-sonnet-4-5": {"input": 3, "output": 15}}"#;
-
-fn cli(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_docstream"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn table(name: &str, json: &str) -> String {
     let dir = scratch(env!("CARGO_TARGET_TMPDIR"), &format!("cli-prices-{name}"));

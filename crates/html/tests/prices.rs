@@ -7,8 +7,7 @@ use docstream_testkit as support;
 use docstream_core::{DocStream, Format, Options};
 use docstream_html::markdown_export::conversation_markdown;
 use docstream_html::page::page_facts;
-use docstream_html::patch::PageModel;
-use docstream_html::{HtmlView, RenderOptions, render_conversation};
+use docstream_html::{RenderOptions, render_conversation};
 use docstream_model::Conversation;
 use support::{chunkings, fixtures};
 
@@ -103,34 +102,6 @@ fn a_stated_cost_wins_over_prices() {
     );
 }
 
-/// The page patched after each chunk, and the page rendered at once, with `opts`.
-fn patched(input: &[u8], format: Format, cuts: &[usize], opts: &RenderOptions) -> (String, String) {
-    let mut stream = DocStream::new(Options {
-        format: Some(format),
-        ..Options::default()
-    });
-    let mut view = HtmlView::new(opts.clone());
-    let mut page = PageModel::new();
-    let mut from = 0;
-    let mut step = |stream: &mut DocStream| {
-        let changes = stream.take_changes();
-        for p in view.update(stream.conversation(), &changes) {
-            page.apply(&p);
-        }
-    };
-    for &to in cuts.iter().chain([input.len()].iter()) {
-        stream.push(&input[from..to]).unwrap();
-        step(&mut stream);
-        from = to;
-    }
-    stream.finish().unwrap();
-    step(&mut stream);
-    (
-        page.html(),
-        render_conversation(stream.conversation(), opts),
-    )
-}
-
 #[test]
 fn priced_patches_give_the_one_shot_html_for_every_chunking() {
     let opts = priced(
@@ -148,7 +119,8 @@ fn priced_patches_give_the_one_shot_html_for_every_chunking() {
     for (format, path) in fixtures().into_iter().filter(|(f, _)| formats.contains(f)) {
         let input = std::fs::read(&path).unwrap();
         for (name, cuts) in chunkings(input.len()) {
-            let (patched, one_shot) = patched(&input, format, &cuts, &opts);
+            let (patched, one_shot) =
+                crate::render_invariance::patched(&input, format, &cuts, &opts);
             assert_eq!(patched, one_shot, "{} chunked {name}", path.display());
             computed += usize::from(name == "whole" && one_shot.contains("ds-cost-computed"));
         }

@@ -9,12 +9,19 @@ use docstream_html::patch::PageModel;
 use docstream_html::{RenderOptions, render_conversation, render_conversation_in_pieces};
 use support::{chunkings, fixtures};
 
-fn patched(input: &[u8], format: Format, cuts: &[usize]) -> (String, String) {
+/// The page patched after each chunk, and the page rendered at once, with `opts`
+/// (also `prices`'s).
+pub(crate) fn patched(
+    input: &[u8],
+    format: Format,
+    cuts: &[usize],
+    opts: &RenderOptions,
+) -> (String, String) {
     let mut stream = DocStream::new(Options {
         format: Some(format),
         ..Options::default()
     });
-    let mut view = HtmlView::new(RenderOptions::default());
+    let mut view = HtmlView::new(opts.clone());
     let mut page = PageModel::new();
     let mut from = 0;
     let mut step = |stream: &mut DocStream| {
@@ -32,7 +39,7 @@ fn patched(input: &[u8], format: Format, cuts: &[usize]) -> (String, String) {
     step(&mut stream);
     stream.finish().unwrap();
     step(&mut stream);
-    let one_shot = render_conversation(stream.conversation(), &RenderOptions::default());
+    let one_shot = render_conversation(stream.conversation(), opts);
     (page.html(), one_shot)
 }
 
@@ -41,7 +48,7 @@ fn patches_give_the_one_shot_html_for_every_chunking() {
     for (format, path) in fixtures() {
         let input = std::fs::read(&path).unwrap();
         for (name, cuts) in chunkings(input.len()) {
-            let (patched, one_shot) = patched(&input, format, &cuts);
+            let (patched, one_shot) = patched(&input, format, &cuts, &RenderOptions::default());
             assert_eq!(patched, one_shot, "{} chunked {name}", path.display());
         }
     }
@@ -90,7 +97,12 @@ fn long_markdown_streamed_in_small_chunks_matches() {
         .collect();
     let input = events.as_bytes();
     for (name, cuts) in chunkings(input.len()).into_iter().take(4) {
-        let (patched, one_shot) = patched(input, Format::CursorStreamJson, &cuts);
+        let (patched, one_shot) = patched(
+            input,
+            Format::CursorStreamJson,
+            &cuts,
+            &RenderOptions::default(),
+        );
         assert_eq!(patched, one_shot, "chunked {name}");
     }
 }
