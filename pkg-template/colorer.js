@@ -7,6 +7,10 @@
 // tokenizer's state carried from line to line; the growing last line is coloured afresh
 // each time it is replaced (it is the part that changed).
 
+/** How long one task may colour (ms): what is left goes on in the next task, so a
+ * backlog (a grammar that loaded while blocks arrived, a long file) makes no long task. */
+const SLICE_MS = 8;
+
 /** A token kind becomes a class: letters and hyphens only. */
 const KIND = /^[a-z][a-z-]{0,40}$/;
 
@@ -72,6 +76,12 @@ export class Colorer {
   /** Per diff table: the key of its new side's tokenizer (the table keys the old side). */
   #newSides = new WeakMap();
   #onLate;
+  /** Until when (performance.now()) this run may colour. */
+  #until = 0;
+  /** The timer of the run that goes on with what is left. */
+  #later = 0;
+  /** Per diff table: the row its colouring goes on from. */
+  #rowAt = new WeakMap();
 
   /** `onLate()` is called when a tokenizer that was still loading arrives. */
   constructor(highlighter, onLate) {
@@ -85,22 +95,34 @@ export class Colorer {
     this.#dirty.add(doc);
   }
 
-  /** Colours what changed in the documents touched since the last run. */
-  run() {
-    if (!this.#dirty.size) return;
-    const docs = [...this.#dirty];
-    this.#dirty.clear();
-    for (const doc of docs) if (doc.isConnected) this.#document(doc);
+  /** Colours what changed in the documents touched since the last run, for `budget` ms
+   * (what is left goes on in a task of its own). */
+  run(budget = SLICE_MS) {
+    this.#until = performance.now() + budget;
+    for (const doc of this.#dirty) {
+      if (doc.isConnected && !this.#document(doc)) break;
+      this.#dirty.delete(doc);
+    }
+    if (this.#dirty.size) this.#later ||= setTimeout(() => {
+      this.#later = 0;
+      this.run();
+    });
   }
 
+  /** Whether this run's time is up. */
+  #late() {
+    return performance.now() > this.#until;
+  }
+
+  /** Colours `doc`'s code; false when the time ran out first. */
   #document(doc) {
     for (const code of doc.querySelectorAll('pre > code[class*="language-"]')) {
       if (code.closest('[data-part="tail"]')) continue; // a block still being previewed
-      if (code.querySelector('.ds-line')) this.#lines(doc, code);
-      else this.#whole(doc, code);
+      if (!(code.querySelector('.ds-line') ? this.#lines(doc, code) : this.#whole(doc, code))) return false;
     }
     const path = doc.querySelector('.ds-path')?.textContent ?? '';
-    for (const table of doc.querySelectorAll('.ds-diff-unified, .ds-diff-split')) this.#diff(doc, table, path);
+    for (const table of doc.querySelectorAll('.ds-diff-unified, .ds-diff-split')) if (!this.#diff(doc, table, path)) return false;
+    return true;
   }
 
   /** The tokenizer for `key` (opened once), or null while it loads or where none. */
@@ -134,20 +156,21 @@ export class Colorer {
     return b.tok && typeof b.tok.then !== 'function' ? b : null;
   }
 
-  /** A code block or reference: complete lines once each, in order; the open line afresh. */
+  /** A code block or reference: complete lines once each, in order; the open line
+   * afresh. False when the time ran out first. */
   #lines(doc, code) {
     const b = this.#tokenizer(doc, code, languageOfCode(code));
-    if (!b) return;
+    if (!b) return true;
     const lines = code.querySelector('[data-part="lines"]') ?? code;
     if (b.last && b.last.parentNode !== lines) {
       // The lines were replaced: start again with a fresh tokenizer.
       this.#blocks.delete(code);
-      this.#lines(doc, code);
-      return;
+      return this.#lines(doc, code);
     }
     let line = b.last ? b.last.nextElementSibling : lines.firstElementChild;
     for (; line; line = line.nextElementSibling) {
       if (!line.classList.contains('ds-line')) continue;
+      if (this.#late()) return false;
       paint(line, b.tok.line(line.textContent));
       b.last = line;
     }
@@ -156,39 +179,50 @@ export class Colorer {
       this.#done.add(open);
       paint(open, b.tok.peek(open.textContent));
     }
+    return true;
   }
 
-  /** A code element without line spans: coloured whole, once. */
+  /** A code element without line spans: coloured whole, once (its lines tokenized over
+   * as many runs as it takes, put in at the end). False when the time ran out first. */
   #whole(doc, code) {
-    if (this.#done.has(code)) return;
+    if (this.#done.has(code)) return true;
     const b = this.#tokenizer(doc, code, languageOfCode(code));
-    if (!b) return;
-    this.#done.add(code);
-    const frag = code.ownerDocument.createDocumentFragment();
+    if (!b) return true;
     const text = code.textContent;
-    const parts = text.split('\n');
-    parts.forEach((t, i) => {
+    if (b.text !== text) Object.assign(b, { text, parts: text.split('\n'), at: 0, frag: code.ownerDocument.createDocumentFragment() });
+    const { parts, frag } = b;
+    for (; b.at < parts.length; b.at++) {
+      if (this.#late()) return false;
+      const t = parts[b.at];
       const span = code.ownerDocument.createElement('span');
       span.textContent = t;
       paint(span, b.tok.line(t));
       frag.append(...span.childNodes);
-      if (i < parts.length - 1) frag.append('\n');
-    });
+      if (b.at < parts.length - 1) frag.append('\n');
+    }
+    this.#done.add(code);
     code.replaceChildren(frag);
+    return true;
   }
 
   /** A diff view: the old side (removed and context lines) and the new side (added and
-   * context lines) each tokenized in order with its own state; coloured once. */
+   * context lines) each tokenized in order with its own state; coloured once, row by row
+   * over as many runs as it takes. False when the time ran out first. */
   #diff(doc, table, path) {
-    if (this.#done.has(table) || !path) return;
+    if (this.#done.has(table) || !path) return true;
     let newSide = this.#newSides.get(table);
     if (!newSide) this.#newSides.set(table, (newSide = {}));
     const old = this.#tokenizer(doc, table, path);
     const neu = this.#tokenizer(doc, newSide, path);
-    if (!old || !neu) return;
-    this.#done.add(table);
+    if (!old || !neu) return true;
     const split = table.classList.contains('ds-diff-split');
-    for (const row of table.rows) {
+    const rows = table.rows;
+    for (let i = this.#rowAt.get(table) ?? 0; i < rows.length; i++) {
+      if (this.#late()) {
+        this.#rowAt.set(table, i);
+        return false;
+      }
+      const row = rows[i];
       if (split) {
         const [left, right] = row.querySelectorAll('.ds-diff-text');
         if (left && !left.classList.contains('ds-diff-empty')) paint(left, old.tok.line(left.textContent));
@@ -204,5 +238,7 @@ export class Colorer {
         paint(cell, neu.tok.line(cell.textContent));
       }
     }
+    this.#done.add(table);
+    return true;
   }
 }

@@ -5,7 +5,6 @@
 import { PatchApplier } from './apply.js';
 import { documentType } from './outline.js';
 import { Colorer } from './colorer.js';
-import { tableAsMarkdown, tableAsTsv } from './table-copy.js';
 import { within } from './element-view.js';
 import { Windowing } from './element-window.js';
 import { documentEntry, turnEntry } from './outline.js';
@@ -132,7 +131,7 @@ export class Decorator {
     if (!this.#colorer || this.#view.host.getAttribute('highlight') === 'off') return;
     for (const doc of this.#uncoloured) if (doc.isConnected) this.#colorer.touched(doc);
     this.#uncoloured.clear();
-    this.#colorer.run();
+    this.#colorer.run(Infinity);
   }
 
   /** Colours what the patches just applied changed, in the documents near the viewport;
@@ -310,16 +309,20 @@ export class Decorator {
     }
     const doc = button.closest('.ds-doc');
     if (!doc) return;
-    const table = kind === 'tsv' || kind === 'markdown' ? button.parentElement?.nextElementSibling : null;
+    const detail = { documentId: doc.getAttribute('data-doc-id') ?? '' };
+    if (kind === 'tsv' || kind === 'markdown') {
+      const table = button.parentElement?.nextElementSibling;
+      // The table's converters load with the first table copied, not with the element.
+      if (table) import('./table-copy.js').then((m) => this.#write(button, kind === 'tsv' ? m.tableAsTsv(table) : m.tableAsMarkdown(table), detail));
+      return;
+    }
     // Line numbers are drawn by the stylesheet, so the text is exactly the code.
-    const text = table
-      ? (kind === 'tsv' ? tableAsTsv(table) : tableAsMarkdown(table))
-      : kind === 'output'
-        ? [...doc.querySelectorAll('.ds-output')].map((p) => p.textContent).join('')
-        : kind === 'command'
-          ? (doc.querySelector('.ds-command')?.textContent ?? '').replace(/^\$ /, '')
-          : (doc.querySelector('.ds-code code')?.textContent ?? '');
-    this.#write(button, text, { documentId: doc.getAttribute('data-doc-id') ?? '' });
+    const text = kind === 'output'
+      ? [...doc.querySelectorAll('.ds-output')].map((p) => p.textContent).join('')
+      : kind === 'command'
+        ? (doc.querySelector('.ds-command')?.textContent ?? '').replace(/^\$ /, '')
+        : (doc.querySelector('.ds-code code')?.textContent ?? '');
+    this.#write(button, text, detail);
   }
 
   /** Puts `text` on the clipboard unless a `docstream-copy` listener (told `text` and

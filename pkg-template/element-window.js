@@ -149,6 +149,10 @@ export class Windowing {
   #turnCount = 0;
   /** Heights measured of the documents stored: their sum and count. */
   #measured = [0, 0];
+  /** Far documents and turns left whole as the ones a stream grows: observed afresh once
+   * something follows them (the observer reports an element only when it crosses the
+   * band, so one left then would stay whole for good). */
+  #held = new Set();
 
   constructor(view, hooks) {
     this.#view = view;
@@ -221,6 +225,7 @@ export class Windowing {
     this.#turnsById.clear();
     this.#turnCount = 0;
     this.#nearTurns = new WeakSet();
+    this.#held.clear();
   }
 
   /** Patches are about to apply (the wire form, `DocStream.pull()`): the turns they
@@ -249,6 +254,14 @@ export class Windowing {
    * watched. */
   added(docs, turns = []) {
     const conversation = this.#view.conversation;
+    for (const el of this.#held) {
+      if (el === conversation.lastElementChild || isLastDocument(conversation, el)) continue;
+      this.#held.delete(el);
+      if (this.#live.has(el) || this.#liveTurns.has(el)) {
+        this.#observer?.unobserve(el);
+        this.#observer?.observe(el);
+      }
+    }
     const watchedTurns = [];
     for (const turn of turns) {
       if (!turn.isConnected || turn.parentElement !== conversation) continue;
@@ -580,7 +593,7 @@ export class Windowing {
    * before or after it, or a new one, unless it must stay; whether it did. */
   #store(doc, height) {
     const view = this.#view;
-    if (view.busy && isLastDocument(view.conversation, doc)) return false;
+    if (view.busy && isLastDocument(view.conversation, doc)) return !this.#held.add(doc);
     if (doc.querySelector('.ds-subagent-run')) return false;
     const active = view.root.activeElement;
     if (active && doc.contains(active)) return false;
@@ -631,7 +644,8 @@ export class Windowing {
   #storeTurn(turn, height) {
     const view = this.#view;
     const header = turn.firstElementChild;
-    if (!header || (view.busy && turn === view.conversation.lastElementChild)) return false;
+    if (!header) return false;
+    if (view.busy && turn === view.conversation.lastElementChild) return !this.#held.add(turn);
     if (turn.querySelector('.ds-subagent-run')) return false;
     const active = view.root.activeElement;
     if (active && turn.contains(active)) return false;

@@ -138,6 +138,63 @@ export const tests = [
     },
   },
   {
+    name: 'a long block is coloured a slice at a time, in tasks of their own, each line once; page() colours what is left at once',
+    async run({ context, url }) {
+      const page = await openTestPage(context, url);
+      const r = await page.evaluate(async () => {
+        const { T } = window;
+        const n = 300;
+        const code = Array.from({ length: n }, (_, i) => `let x${i} = ${i};`).join('\n');
+        const text = `Long:\n\n\`\`\`rust\n${code}\n\`\`\`\n`;
+        const stream = `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } })}\n`;
+        // An embedder's tokenizer of 1 ms a line. The lines it is asked for are counted
+        // per task: a timer set at a task's first call fires only after that task.
+        const tasks = [];
+        let counting = false;
+        const slow = (t) => {
+          if (!counting) {
+            counting = true;
+            tasks.push(0);
+            setTimeout(() => (counting = false));
+          }
+          tasks[tasks.length - 1]++;
+          const until = performance.now() + 1;
+          while (performance.now() < until);
+          return [[t, 'keyword']];
+        };
+        const make = () => {
+          const view = T.make({ highlight: 'on' });
+          view.highlighter = { open: () => ({ line: slow, peek: slow }) };
+          return view;
+        };
+        const view = make();
+        await view.load(stream);
+        const lines = () => [...view.shadowRoot.querySelectorAll('code.language-rust .ds-line')];
+        const afterLoad = lines().filter((l) => l.querySelector('.ds-hl-keyword')).length;
+        for (let i = 0; i < 400 && lines().some((l) => !l.querySelector('.ds-hl-keyword')); i++) await new Promise((r) => setTimeout(r, 10));
+        const coloured = lines().filter((l) => l.querySelector('.ds-hl-keyword')).length;
+        const calls = tasks.reduce((a, b) => a + b, 0);
+        const slices = tasks.length;
+        const most = Math.max(...tasks);
+        // page() does not wait: what is not coloured yet is coloured then, at once.
+        tasks.length = 0;
+        const other = make();
+        await other.load(stream);
+        const html = other.page();
+        return { n, total: lines().length, afterLoad, coloured, calls, slices, most, pageColoured: (html.match(/class="ds-hl-keyword"/g) ?? []).length };
+      });
+      console.log(`     ${r.total} lines: ${r.afterLoad} coloured by the load's task, all in ${r.slices} tasks (at most ${r.most} lines in one)`);
+      assert.equal(r.total, r.n);
+      assert.ok(r.afterLoad < r.n, `not all coloured in one task: ${r.afterLoad}`);
+      assert.equal(r.coloured, r.n, 'every line coloured in the end');
+      assert.equal(r.calls, r.n, 'each line tokenized once');
+      assert.ok(r.slices >= 10, `coloured over many tasks: ${r.slices}`);
+      assert.ok(r.most <= 20, `a task colours about 8 ms of lines: ${r.most}`);
+      assert.equal(r.pageColoured, r.n, 'page() has every line coloured');
+      await assertClean(page);
+    },
+  },
+  {
     name: 'the highlighter hook: an embedder\'s own tokenizer, tokens that do not spell the line are ignored, highlight="off" and null turn it off',
     async run({ context, url }) {
       const page = await openTestPage(context, url);

@@ -2,7 +2,10 @@
 // each (as `node bench/browser.mjs`'s fast run feeds it): a Chromium trace of the feed,
 // summed by event. Not a test (times vary with the machine): figures for the README.
 //
-//   node tests/browser/stream-probe.mjs [--pkg pkg] [--mb 2]
+//   node tests/browser/stream-probe.mjs [--pkg pkg] [--mb 2] [--fixed]
+//
+// --fixed: the view 100vh high, scrolling its conversation (as the benchmark's page has it);
+// without, the page grows with it.
 //
 // The input is the first `--mb` MB of the benchmark's generated 10 MB transcript
 // (bench/results/inputs/transcript-10m-seed42.ndjson, written by a bench run).
@@ -21,6 +24,7 @@ const arg = (name, dflt) => {
 };
 const pkg = resolve(arg('pkg', `${ROOT}/pkg`));
 const mb = Number(arg('mb', '2'));
+const fixed = args.includes('--fixed');
 const data = readFileSync(`${ROOT}/bench/results/inputs/transcript-10m-seed42.ndjson`);
 let cut = Math.min(data.length, mb << 20);
 while (cut < data.length && data[cut - 1] !== 10) cut++;
@@ -45,8 +49,9 @@ await page.evaluate(async () => {
 });
 const path = join(mkdtempSync(join(tmpdir(), 'docstream-trace-')), 'trace.json');
 await browser.startTracing(page, { path, categories: ['toplevel', 'devtools.timeline', 'blink', 'v8.execute'] });
-const r = await page.evaluate(async () => {
+const r = await page.evaluate(async (fixed) => {
   const view = window.T.make();
+  if (fixed) view.style.height = '100vh';
   const bytes = window.bytes;
   const t0 = performance.now();
   await new Promise((done) => {
@@ -66,7 +71,7 @@ const r = await page.evaluate(async () => {
   });
   await view.finish();
   return { wallMs: Math.round(performance.now() - t0), chunks: Math.ceil(bytes.length / 64) };
-});
+}, fixed);
 await browser.stopTracing();
 const events = JSON.parse(readFileSync(path, 'utf8')).traceEvents.filter((e) => e.ph === 'X');
 const sum = new Map();

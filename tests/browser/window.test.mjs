@@ -284,6 +284,48 @@ export const tests = [
     },
   },
   {
+    name: 'a stream read from its top: the documents it appends far below go on one shelf, none left whole once another follows it',
+    async run({ context, url }) {
+      const page = await openTestPage(context, url);
+      // The page scrolls and stays at its top; the stream goes on far below. A document is
+      // far as soon as it is added, while it is the one the stream grows (kept whole):
+      // each must be put away once the next follows it (before, one in two stayed whole).
+      await longSession(page, { n: 130, fixed: false, finish: false });
+      const r = await page.evaluate(async () => {
+        const { view, settle, frame, run, answer } = window.W;
+        // Each shell run in two steps, frames apart: started (the document the stream
+        // grows, seen far), then completed.
+        for (let i = 130; i < 250; i++) {
+          for (const part of (i % 2 ? run(i) : answer(i)).split(/(?<=\n)(?=.)/)) {
+            view.push(part);
+            view.flush();
+            await frame();
+            await frame();
+          }
+        }
+        await settle();
+        const turn = view.shadowRoot.querySelector('.ds-conversation').lastElementChild;
+        const kids = [...turn.children];
+        const docs = view.outline().turns.at(-1).documents.length;
+        return {
+          docs,
+          elements: kids.length,
+          shelves: kids.filter((e) => e.classList.contains('ds-placeholder')).length,
+          whole: kids.filter((e) => e.classList.contains('ds-doc')).length,
+          last: kids.at(-1).classList.contains('ds-doc'),
+          scrollY,
+        };
+      });
+      console.log(`     ${r.docs} documents: ${r.whole} whole, ${r.shelves} shelves, ${r.elements} elements in the turn`);
+      assert.equal(r.scrollY, 0, 'the page stayed at its top');
+      assert.equal(r.docs, 250);
+      assert.ok(r.last, 'the document the stream grows is whole');
+      assert.equal(r.shelves, 1, 'the far documents are on one shelf');
+      assert.ok(r.whole < 60, `documents whole: ${r.whole} of ${r.docs} (those near the top and the last)`);
+      await assertClean(page);
+    },
+  },
+  {
     name: 'turns far from the viewport are kept out of the DOM too, on shelves of the conversation; the outline, page(), find(), reveal() and find-in-page reach their documents',
     async run({ context, url }) {
       const page = await openTestPage(context, url);
