@@ -498,7 +498,9 @@ impl ClaudeCode {
                     n.apply(Event::Title { text, chosen: true });
                 }
             }
-            "file-history-snapshot" | "queue-operation" => {}
+            // The prompt to offer again and the permission mode the session was in:
+            // nothing to show.
+            "file-history-snapshot" | "queue-operation" | "last-prompt" | "permission-mode" => {}
             _ => n.apply(Event::Unknown),
         }
     }
