@@ -63,6 +63,9 @@ pub mod codes {
     /// A warning the agent gave (a deprecated setting, a fallback it took): the run
     /// went on; shown as a line in the response, not as an error.
     pub const AGENT_WARNING: &str = "AGENT_WARNING";
+    /// A note the agent gave that is neither a failure nor a warning (Claude Code's
+    /// `tool_use_summary` of the calls before it): shown as a line in the response.
+    pub const AGENT_NOTE: &str = "AGENT_NOTE";
     /// The user stopped the agent (Claude Code's `[Request interrupted by user]`):
     /// shown as a line in the response, not as an error.
     pub const USER_INTERRUPTED: &str = "USER_INTERRUPTED";

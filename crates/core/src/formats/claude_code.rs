@@ -32,8 +32,10 @@ use super::usage::WireUsage;
 use super::{Adapter, Payload, json_error, or_report};
 use crate::framing::nests_deeper_than;
 use crate::limits::Limits;
-use crate::model::{Compaction, PromptFrom, Usage};
-use crate::normalize::{ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, kind_in};
+use crate::model::{CallStatus, Compaction, PromptFrom, Usage};
+use crate::normalize::{
+    ErrorInfo, Event, SessionInfo, Sink, ToolKind, ToolNames, ToolOutcome, kind_in,
+};
 
 /// Claude Code's tool names (MCP tools are `mcp__<server>__<tool>`).
 pub(super) const TOOLS: ToolNames = &[
@@ -145,6 +147,9 @@ pub(in crate::formats) struct ClaudeCode {
     /// The history's tree (a saved session): the last line of the branch being read,
     /// and for each line read, how many turns the conversation had after it.
     tree: Lineage,
+    /// The ids of the calls the agents made, so a `permission_denied` line marks only a
+    /// call that was made.
+    calls: HashSet<String>,
     /// The last thing the main agent did was compact its context: a `/compact` run's
     /// empty `result` that follows ends no response.
     compacted: bool,
@@ -307,6 +312,9 @@ impl ClaudeCode {
         let Some(tree) = or_report(fields::parse(p.text), &p, n) else {
             return;
         };
+        if run_of.is_none() && self.notice(&tree, n) {
+            return;
+        }
         let Some(mut line) = or_report(Fields::of(&tree, "the line").and_then(Line::read), &p, n)
         else {
             return;
@@ -490,9 +498,105 @@ impl ClaudeCode {
                     n.apply(Event::Title { text, chosen: true });
                 }
             }
-            "file-history-snapshot" | "queue-operation" => {}
+            // The prompt to offer again and the permission mode the session was in:
+            // nothing to show.
+            "file-history-snapshot" | "queue-operation" | "last-prompt" | "permission-mode" => {}
             _ => n.apply(Event::Unknown),
         }
+    }
+
+    /// The stream's notices, read before (and instead of) a [`Line`], whose fields
+    /// they spell in their own ways (`permission_denied`'s `message` is a string): the
+    /// per-token `thinking_tokens` lines, `tool_progress`, `tool_use_summary`, and the
+    /// `system` lines `status`, `hook_*`, `api_retry` and `permission_denied`. True
+    /// when the line was one of them.
+    fn notice(&mut self, tree: &Tree<'_>, n: &mut dyn Sink) -> bool {
+        let Ok(f) = Fields::of(tree, "the line") else {
+            return false;
+        };
+        let text = |key: &str| {
+            f.str(key)
+                .ok()
+                .flatten()
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+        };
+        let kind = text("type").unwrap_or_default();
+        let subtype = text("subtype").unwrap_or_default();
+        match (kind, subtype) {
+            // Per-token counts and progress ticks: nothing to show, nothing unknown.
+            ("thinking_tokens" | "tool_progress", _) => {}
+            ("tool_use_summary", _) => {
+                if let Some(summary) = text("summary") {
+                    n.apply(Event::Error(ErrorInfo::note(summary.to_owned())));
+                }
+            }
+            ("system", "status" | "hook_started" | "hook_progress") => {}
+            ("system", "hook_response") => {
+                // A hook that ran well says nothing; one that failed is a warning.
+                let outcome = text("outcome").unwrap_or("success");
+                let code = f.i64("exit_code").ok().flatten();
+                if outcome != "success" || code.is_some_and(|c| c != 0) {
+                    let name = text("hook_name").unwrap_or("a hook");
+                    let said = text("stderr").or_else(|| text("output"));
+                    let how = match code {
+                        Some(c) => format!("{outcome}, exit code {c}"),
+                        None => outcome.to_owned(),
+                    };
+                    let message = match said {
+                        Some(s) => format!("Hook {name} failed ({how}): {s}"),
+                        None => format!("Hook {name} failed ({how})."),
+                    };
+                    n.apply(Event::Error(ErrorInfo::warning(message)));
+                }
+            }
+            ("system", "api_retry") => {
+                let num = |key: &str| f.u64(key).ok().flatten();
+                let mut message = match (num("attempt"), num("max_retries")) {
+                    (Some(a), Some(m)) => format!("API call failed; retry {a} of {m}"),
+                    (Some(a), None) => format!("API call failed; retry {a}"),
+                    _ => "API call failed; retrying".to_owned(),
+                };
+                let status = num("error_status").map(|s| s.to_string());
+                let error = match (text("error"), status) {
+                    (Some(e), Some(s)) => Some(format!("{e}, HTTP {s}")),
+                    (e, s) => e.map(str::to_owned).or(s.map(|s| format!("HTTP {s}"))),
+                };
+                if let Some(error) = error {
+                    message.push_str(&format!(" ({error})"));
+                }
+                if let Some(ms) = num("retry_delay_ms") {
+                    message.push_str(&format!(" in {:.1} s", ms as f64 / 1000.0));
+                }
+                message.push('.');
+                n.apply(Event::Error(ErrorInfo::warning(message)));
+            }
+            ("system", "permission_denied") => {
+                let tool = text("tool_name").unwrap_or("A tool");
+                let reason = text("decision_reason").or_else(|| text("message"));
+                let message = match reason {
+                    Some(r) => format!("{tool} was denied: {r}"),
+                    None => format!("{tool} was denied."),
+                };
+                // A call that was made is shown denied, with the reason; of another
+                // only the note is left.
+                match text("tool_use_id").filter(|id| self.calls.contains(*id)) {
+                    Some(id) => n.apply(Event::ToolEnd {
+                        call_id: id.to_owned(),
+                        name: None,
+                        args: None,
+                        outcome: ToolOutcome {
+                            status: CallStatus::Denied,
+                            data: Value::String(reason.unwrap_or(&message).to_owned()),
+                        },
+                        duration_ms: None,
+                    }),
+                    None => n.apply(Event::Error(ErrorInfo::warning(message))),
+                }
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// Before the results of sub-agent calls: the transcript of each agent a result
@@ -626,6 +730,8 @@ impl ClaudeCode {
             Ok(c) => {
                 if let Content::Blocks(blocks) = &c {
                     self.note_subagent_calls(blocks);
+                    let ids = blocks.iter().filter(|b| b.kind == "tool_use");
+                    self.calls.extend(ids.filter_map(|b| b.id.clone()));
                 }
                 // Only a saved session leaves its sub-agents' lines to be claimed.
                 if let (Content::Blocks(blocks), true, false) =

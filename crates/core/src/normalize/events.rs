@@ -63,6 +63,17 @@ impl ErrorInfo {
         }
     }
 
+    /// A note the agent gave (`AGENT_NOTE`): neither a failure nor a warning.
+    pub(crate) fn note(message: String) -> ErrorInfo {
+        ErrorInfo {
+            at: None,
+            code: crate::error::codes::AGENT_NOTE.to_owned(),
+            source: "agent".to_owned(),
+            details: message.clone(),
+            message,
+        }
+    }
+
     /// The user stopped the agent (`USER_INTERRUPTED`), said as the agent wrote it.
     pub(crate) fn interrupted(message: String) -> ErrorInfo {
         ErrorInfo {

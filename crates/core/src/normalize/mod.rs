@@ -43,6 +43,9 @@ struct Call {
     args: Value,
     /// The result has come.
     done: bool,
+    /// It was denied (Claude Code's `permission_denied`): the error result that
+    /// follows keeps it denied.
+    denied: bool,
 }
 
 /// Applies normalised events to a [`Conversation`] and records what changed.
@@ -686,6 +689,7 @@ impl Normalizer {
                 kind,
                 args,
                 done: false,
+                denied: false,
             },
         );
     }
@@ -722,6 +726,12 @@ impl Normalizer {
         if call.args.is_null() {
             call.args = Value::Object(Default::default());
         }
+        // A denied call's error result repeats the denial: the call stays denied, for
+        // the reason first given.
+        if call.denied && call.done && outcome.status == crate::model::CallStatus::Error {
+            return;
+        }
+        call.denied |= outcome.status == crate::model::CallStatus::Denied;
         let (meta, content) = tools::build(
             &call.name,
             call.kind,

@@ -11,6 +11,7 @@ use docstream_model::{Document, ErrorMeta};
 /// user stopping the agent are not failures.
 const LINES: &[(&str, Label, &str)] = &[
     ("AGENT_WARNING", Label::Warning, "ds-warning-line"),
+    ("AGENT_NOTE", Label::Note, "ds-warning-line ds-note-line"),
     (
         "USER_INTERRUPTED",
         Label::Stopped,

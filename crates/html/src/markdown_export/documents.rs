@@ -94,6 +94,7 @@ fn clarification(md: &mut Md<'_>, m: &ClarificationMeta) {
 fn error(md: &mut Md<'_>, doc: &Document, m: &ErrorMeta) {
     let line = match m.error_code.as_str() {
         "AGENT_WARNING" => Some(Label::Warning),
+        "AGENT_NOTE" => Some(Label::Note),
         "USER_INTERRUPTED" => Some(Label::Stopped),
         _ => None,
     };
