@@ -271,21 +271,39 @@ export const tests = [
     },
   },
   {
-    name: 'library: Cursor agent transcripts say "no times recorded", as the CLI\'s list says',
+    name: 'library: Cursor agent transcripts say "no times recorded", as the CLI\'s list says; a sub-agent\'s prompts are its parent agent\'s, never "You"',
     async run({ page, base, root, tmp }) {
       const dir = join(tmp, 'cursor-agent');
       const id = '5f0c1a2b-3c4d-4e5f-8a9b-0c1d2e3f4a5b';
       const session = join(dir, 'projects/home-dev-shop/agent-transcripts', id);
-      mkdirSync(session, { recursive: true });
+      mkdirSync(join(session, 'subagents'), { recursive: true });
       copyFileSync(join(root, 'tests/fixtures/cursor-agent-transcript/session.jsonl'), join(session, `${id}.jsonl`));
+      copyFileSync(join(root, 'tests/fixtures/cursor-agent-transcript/aborted.jsonl'), join(session, 'subagents/9b8c7d6e.jsonl'));
       const cli = JSON.parse(docstream(root, ['list', '--json', dir]));
-      assert.equal(cli.length, 1);
+      assert.equal(cli.length, 2);
       assert.ok(cli[0].noTimes && !cli[0].created, JSON.stringify(cli[0]));
       assert.match(docstream(root, ['list', dir]), /no times recorded/);
       await openViewer(page, base);
       await openFolder(page, dir);
-      const [row] = await listed(page);
+      const [row, sub] = await listed(page);
       assert.deepEqual(row.cells.slice(0, 3), ['Cursor', 'home-dev-shop', 'no times recorded'], JSON.stringify(row));
+      // Opened, the session's prompts are the user's, the sub-agent's its parent agent's
+      // (as the CLI's page of that entry says).
+      const roles = () => page.evaluate(() => [...document.getElementById('view').shadowRoot.querySelectorAll('.ds-user-body .ds-role')].map((r) => r.textContent.trim()));
+      await page.click(`#library-rows tr[data-id="${row.id}"] a`);
+      await shownConversation(page, row.id);
+      const mine = await roles();
+      assert.ok(mine.length && mine.every((r) => r.startsWith('You')), JSON.stringify(mine));
+      await page.click('#crumb-back');
+      await page.waitForFunction(() => document.body.dataset.mode === 'library');
+      await page.click(`#library-rows tr[data-id="${sub.id}"] a`);
+      await shownConversation(page, sub.id);
+      const theirs = await roles();
+      assert.ok(theirs.length && theirs.every((r) => r.startsWith('Parent agent')), JSON.stringify(theirs));
+      // The CLI names entries from inside the folder, the viewer from the folder chosen.
+      const page_ = docstream(root, ['html', '--conversation', cli.find((e) => e.parent).id, dir]);
+      assert.match(page_, /ds-from-agent/);
+      assert.doesNotMatch(page_, />You</);
     },
   },
   {

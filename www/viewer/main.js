@@ -13,10 +13,16 @@ import * as docstream from '../../pkg/docstream.js';
  */
 let subagents = [];
 
-/** The binding's DocStream, handed the shown conversation's sub-agent files. */
+/** The shown conversation is a sub-agent's (a library entry with a parent): its prompts
+ * are its parent agent's, never "You" (`DocStream.promptsFromParentAgent`). */
+let fromParentAgent = false;
+
+/** The binding's DocStream, handed the shown conversation's sub-agent files and whose
+ * prompts they are. */
 class ViewerDocStream extends docstream.DocStream {
   constructor(options) {
     super(options);
+    if (fromParentAgent) this.promptsFromParentAgent();
     for (const [agent, bytes] of subagents) this.addSubagent(agent, bytes);
   }
 }
@@ -89,13 +95,15 @@ function setLoading(on) {
   for (const b of [ui.play, ui.scrub, ui.exportHtml, ui.exportMd, ui.exportJson]) b.disabled = on || !state.loaded;
 }
 
-/** Opens a File, `{ text, name?, format?, limits?, subagents? }` or `{ url }` and shows it. */
+/** Opens a File, `{ text, name?, format?, limits?, subagents?, fromParentAgent? }` or
+ * `{ url }` and shows it. */
 export async function open(source) {
   // A library conversation names its format; anything else is detected.
   view.setAttribute('format', source.format ?? 'auto');
   // A Cursor conversation's bubbles are one value: its limit is the sum of theirs.
   view.limits = source.limits ?? null;
   subagents = source.subagents ?? [];
+  fromParentAgent = !!source.fromParentAgent;
   state.loading?.abort(new DOMException('replaced by another file', 'AbortError'));
   const controller = new AbortController();
   state.loading = controller;

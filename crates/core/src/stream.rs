@@ -115,6 +115,16 @@ impl DocStream {
         }
     }
 
+    /// Marks the prompts this stream reads as its parent agent's, not the user's, where
+    /// the format does not say who wrote them: for a sub-agent's transcript read on its
+    /// own (a library entry with a parent, as Cursor keeps them), so that no page labels
+    /// its prompts "You". Call it before the first byte.
+    pub fn prompts_from_parent_agent(&mut self) {
+        self.reader.normalizer.apply(Event::PromptsFrom(Some(
+            crate::model::PromptFrom::ParentAgent,
+        )));
+    }
+
     /// Reads a chunk of bytes.
     ///
     /// # Errors

@@ -91,3 +91,53 @@ fn refused_calls_keep_their_command_status_and_reason() {
         );
     }
 }
+
+/// A sub-agent's transcript read on its own (a Cursor sub-agent's file, which carries no
+/// mark): `prompts_from_parent_agent()` makes every prompt its parent agent's, for every
+/// split; without it they are the user's.
+#[test]
+fn a_subagent_transcript_read_alone_has_its_parent_agents_prompts() {
+    use docstream_core::{DocStream, Format, Options};
+    use docstream_model::{PromptFrom, Turn};
+    let input = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../tests/fixtures/cursor-agent-transcript/aborted.jsonl"),
+    )
+    .unwrap();
+    let froms = |s: &DocStream| -> Vec<Option<PromptFrom>> {
+        s.conversation()
+            .turns
+            .iter()
+            .filter_map(|t| match t {
+                Turn::User(u) => Some(u.from),
+                Turn::Assistant(_) => None,
+            })
+            .collect()
+    };
+    let plain = feed(&input, Some(Format::CursorAgentTranscript), &[]);
+    assert!(!froms(&plain).is_empty());
+    assert!(
+        froms(&plain).iter().all(Option::is_none),
+        "{:?}",
+        froms(&plain)
+    );
+    for (name, cuts) in docstream_testkit::chunkings(input.len()) {
+        let mut s = DocStream::new(Options {
+            format: Some(Format::CursorAgentTranscript),
+            ..Options::default()
+        });
+        s.prompts_from_parent_agent();
+        let mut at = 0;
+        for &cut in cuts.iter().chain([input.len()].iter()) {
+            s.push(&input[at..cut]).unwrap();
+            at = cut;
+        }
+        s.finish().unwrap();
+        let got = froms(&s);
+        assert_eq!(got.len(), froms(&plain).len(), "{name}");
+        assert!(
+            got.iter().all(|f| *f == Some(PromptFrom::ParentAgent)),
+            "{name}: {got:?}"
+        );
+    }
+}

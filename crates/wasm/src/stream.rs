@@ -337,6 +337,16 @@ impl JsDocStream {
         self.inner.add_subagent(agent_id, transcript);
     }
 
+    /// Marks the prompts of the stream as its parent agent's (a sub-agent's transcript
+    /// read on its own, as the viewer's library opens one), where the format does not
+    /// say who wrote them. Call it before writing. The full module's only: the element's
+    /// default module never reads a library entry.
+    #[cfg(feature = "every-format")]
+    #[wasm_bindgen(js_name = promptsFromParentAgent)]
+    pub fn prompts_from_parent_agent(&mut self) {
+        self.inner.prompts_from_parent_agent();
+    }
+
     /// Reads a chunk of bytes without rendering anything; returns `true` when there is
     /// something new for `pull()`. Throws an `Error` with code `DS_FINISHED` after the
     /// stream ended.

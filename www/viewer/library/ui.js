@@ -64,11 +64,12 @@ function when(e) {
 }
 
 /**
- * Sets up the library. `openConversation({ text, name, format, limits, subagents })` loads
- * one into the viewer and resolves when it is shown (`limits`, when set, are the DocStream
- * limits to read it with: a Cursor conversation's event limit is per bubble; `subagents`,
- * `[[agentId, bytes]]`, a Claude Code session's sub-agent files, read as the runs of the
- * calls that started them); `jump(anchor)`
+ * Sets up the library. `openConversation({ text, name, format, limits, subagents,
+ * fromParentAgent })` loads one into the viewer and resolves when it is shown (`limits`,
+ * when set, are the DocStream limits to read it with: a Cursor conversation's event limit
+ * is per bubble; `subagents`, `[[agentId, bytes]]`, a Claude Code session's sub-agent
+ * files, read as the runs of the calls that started them; `fromParentAgent`: the entry is
+ * a sub-agent's, its prompts its parent agent's); `jump(anchor)`
  * scrolls to a document.
  */
 export function setupLibrary({ openConversation, jump, say, alertBox }) {
@@ -335,7 +336,7 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
       ui.crumbLinks.replaceChildren(...links);
       shown = id;
       delete document.body.dataset.conversation;
-      await openConversation({ text: data.text, name: e.title, format: data.format, limits: data.limits, subagents: data.subagents });
+      await openConversation({ text: data.text, name: e.title, format: data.format, limits: data.limits, subagents: data.subagents, fromParentAgent: !!e.parent });
       // Tests and scripts wait for this: the conversation shown is this one.
       document.body.dataset.conversation = id;
     }
