@@ -1194,6 +1194,13 @@ export class DocStream {
      */
     planView(id: string): PlanView | undefined;
     /**
+     * Marks the prompts of the stream as its parent agent's (a sub-agent's transcript
+     * read on its own, as the viewer's library opens one), where the format does not
+     * say who wrote them. Call it before writing. The full module's only: the element's
+     * default module never reads a library entry.
+     */
+    promptsFromParentAgent(): void;
+    /**
      * Every patch since the last pull, as one string in the wire form (empty when
      * nothing changed); apply it with `applyPatches` of `docstream/apply`.
      */
@@ -1244,6 +1251,7 @@ export interface InitOutput {
     readonly docstream_markdown: (a: number, b: number) => [number, number];
     readonly docstream_new: (a: number) => [number, number, number];
     readonly docstream_planView: (a: number, b: number, c: number) => [number, number, number];
+    readonly docstream_promptsFromParentAgent: (a: number) => void;
     readonly docstream_pull: (a: number) => any;
     readonly docstream_snapshot: (a: number) => [number, number, number];
     readonly docstream_text: (a: number) => [number, number];
