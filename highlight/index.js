@@ -61,7 +61,21 @@ export async function open(lang) {
   let state;
   const tokenize = (text, advance) => {
     if (text.length > MAX_LINE) return [[text, null]];
-    const lines = codeToTokensBase(p, text, { lang: language.id, theme: THEME, grammarState: state });
+    const tokens = (grammarState) => codeToTokensBase(p, text, { lang: language.id, theme: THEME, grammarState });
+    let lines;
+    try {
+      lines = tokens(state);
+    } catch {
+      // A grammar loaded since can have made Shiki load this one again (one that embeds
+      // it lazily, or is injected into it): the state carried is the old grammar's. The
+      // block goes on from this line afresh; a line that still fails stays plain.
+      state = undefined;
+      try {
+        lines = tokens(undefined);
+      } catch {
+        return [[text, null]];
+      }
+    }
     if (advance) state = getLastGrammarState(p, lines);
     return tokensOf(lines[0] ?? []);
   };

@@ -75,7 +75,7 @@ export class Colorer {
   #done = new WeakSet();
   /** Per diff table: the key of its new side's tokenizer (the table keys the old side). */
   #newSides = new WeakMap();
-  #onLate;
+  #wanted;
   /** Until when (performance.now()) this run may colour. */
   #until = 0;
   /** The timer of the run that goes on with what is left. */
@@ -83,10 +83,11 @@ export class Colorer {
   /** Per diff table: the row its colouring goes on from. */
   #rowAt = new WeakMap();
 
-  /** `onLate()` is called when a tokenizer that was still loading arrives. */
-  constructor(highlighter, onLate) {
+  /** A run bounded in time skips (and forgets) a document `wanted(doc)` says no to (one
+   * that went far from the viewport while it waited). */
+  constructor(highlighter, wanted = () => true) {
     this.#highlighter = highlighter;
-    this.#onLate = onLate;
+    this.#wanted = wanted;
   }
 
   /** Notes that a patch changed something inside `el` (a document or a part of one). */
@@ -96,14 +97,19 @@ export class Colorer {
   }
 
   /** Colours what changed in the documents touched since the last run, for `budget` ms
-   * (what is left goes on in a task of its own). */
+   * (what is left goes on in a task of its own); an unbounded run colours every one. */
   run(budget = SLICE_MS) {
     this.#until = performance.now() + budget;
     for (const doc of this.#dirty) {
-      if (doc.isConnected && !this.#document(doc)) break;
+      if (doc.isConnected && (budget === Infinity || this.#wanted(doc)) && !this.#document(doc)) break;
       this.#dirty.delete(doc);
     }
-    if (this.#dirty.size) this.#later ||= setTimeout(() => {
+    if (this.#dirty.size) this.#goOn();
+  }
+
+  /** A run in a task of its own, soon (one at a time). */
+  #goOn() {
+    this.#later ||= setTimeout(() => {
       this.#later = 0;
       this.run();
     });
@@ -142,8 +148,10 @@ export class Colorer {
         opened.then(
           (tok) => {
             b.tok = tok ?? false;
+            // Coloured by a run of its own: tokenizers arriving together (one promise
+            // each) share it, not a slice each in one task.
             this.#dirty.add(doc);
-            this.#onLate?.();
+            this.#goOn();
           },
           () => {
             b.tok = false;

@@ -4,7 +4,6 @@
 // open while it streams (diagrams and formulas: element-figures.js).
 import { PatchApplier } from './apply.js';
 import { documentType } from './outline.js';
-import { Colorer } from './colorer.js';
 import { within } from './element-view.js';
 import { Windowing } from './element-window.js';
 import { documentEntry, turnEntry } from './outline.js';
@@ -14,6 +13,14 @@ import { documentEntry, turnEntry } from './outline.js';
 const defaultHighlighter = {
   open: (lang) => import('./highlight/index.js').then((m) => m.open(lang)),
 };
+
+/** What the colorer colours: code blocks and references, and diff views. */
+const CODE = 'pre > code[class*="language-"], .ds-diff-unified, .ds-diff-split';
+
+/** The colorer's class (colorer.js), loaded with the first code any view shows, so a
+ * page without code never fetches it; and the promise of it. */
+let ColorerClass = null;
+let colorerLoad = null;
 
 /** Applies one view's patches (element-view.js) and decorates what they add. */
 export class Decorator {
@@ -79,7 +86,6 @@ export class Decorator {
       appended: (el, first) => this.#decorateParts(el, first),
       locate: (turn, index) => this.window.locate(turn, index),
     });
-    this.#colorer = this.#newColorer();
     view.root.addEventListener('click', (e) => this.#onClick(e));
   }
 
@@ -89,7 +95,7 @@ export class Decorator {
   }
   set highlighter(v) {
     this.#highlighter = v && typeof v.open === 'function' ? v : null;
-    this.#colorer = this.#newColorer();
+    this.#colorer = null;
   }
 
   /** Applies patches in the wire form (`DocStream.pull()`), colours what they added and
@@ -117,7 +123,7 @@ export class Decorator {
   reset() {
     this.#choices.clear();
     this.#liveThinking = null;
-    this.#colorer = this.#newColorer();
+    this.#colorer = null;
     this.#uncoloured.clear();
     this.#touchedNow = [];
     this.#docsNow = [];
@@ -126,47 +132,73 @@ export class Decorator {
   }
 
   /** Colours now what waits for the viewport (before an export), as far as the
-   * tokenizers are loaded. */
+   * colorer and the tokenizers are loaded. */
   colourAll() {
-    if (!this.#colorer || this.#view.host.getAttribute('highlight') === 'off') return;
-    for (const doc of this.#uncoloured) if (doc.isConnected) this.#colorer.touched(doc);
+    const colorer = this.#colorerFor([]);
+    if (!colorer) return;
+    for (const doc of this.#uncoloured) if (doc.isConnected) colorer.touched(doc);
     this.#uncoloured.clear();
-    this.#colorer.run(Infinity);
+    colorer.run(Infinity);
   }
 
   /** Colours what the patches just applied changed, in the documents near the viewport;
-   * the others wait until they come near. */
+   * the others (and all while the colorer loads) wait until they come near. */
   #colourTouched() {
     const touched = this.#touchedNow;
     this.#touchedNow = [];
-    if (!this.#colorer) return;
+    const colorer = this.#colorerFor(touched);
     const conversation = this.#view.conversation;
     for (const el of touched) {
       if (!el.isConnected) continue;
       const top = topDocument(conversation, el);
-      if (!top || this.window.isNear(top)) this.#colorer.touched(el);
-      else this.#uncoloured.add(top);
+      if (colorer && (!top || this.window.isNear(top))) colorer.touched(el);
+      else if (top) this.#uncoloured.add(top);
     }
-    this.#colorer.run();
+    colorer?.run();
   }
 
   /** A document came near the viewport: its code is coloured now. */
   #near(doc) {
-    if (!this.#uncoloured.delete(doc) || !this.#colorer) return;
-    if (this.#view.host.getAttribute('highlight') === 'off') return;
-    this.#colorer.touched(doc);
-    this.#colorer.run();
+    const colorer = this.#uncoloured.has(doc) && this.#colorerFor([doc]);
+    if (!colorer) return;
+    this.#uncoloured.delete(doc);
+    colorer.touched(doc);
+    colorer.run();
   }
 
-  #newColorer() {
-    if (!this.#highlighter) return null;
-    const colorer = new Colorer(this.#highlighter, () => colorer.run());
-    return colorer;
+  /** The colorer, null when colouring is off or while its module loads (the load starts
+   * when one of `els` holds code). It colours a document only while that is near the
+   * viewport (else the document waits with the others far from it). */
+  #colorerFor(els) {
+    if (!this.#highlighter || this.#view.host.getAttribute('highlight') === 'off') return null;
+    if (!this.#colorer && ColorerClass) {
+      const conversation = this.#view.conversation;
+      this.#colorer = new ColorerClass(this.#highlighter, (doc) => {
+        const top = topDocument(conversation, doc);
+        if (!top || this.window.isNear(top)) return true;
+        this.#uncoloured.add(top);
+        return false;
+      });
+    }
+    if (!this.#colorer && els.some((el) => el.isConnected && (el.matches(CODE) || el.querySelector(CODE)))) {
+      colorerLoad ??= import('./colorer.js').then((m) => (ColorerClass = m.Colorer));
+      colorerLoad.then(() => {
+        const colorer = this.#colorerFor([]);
+        if (!colorer) return;
+        for (const doc of this.#uncoloured) {
+          if (!doc.isConnected || !this.window.isNear(doc)) continue;
+          this.#uncoloured.delete(doc);
+          colorer.touched(doc);
+        }
+        colorer.run();
+      });
+    }
+    return this.#colorer;
   }
 
   /** Tells the colorer what a patch changed (unless colouring is off). */
   #touch(el) {
-    if (this.#colorer && this.#view.host.getAttribute('highlight') !== 'off') this.#touchedNow.push(el);
+    if (this.#highlighter && this.#view.host.getAttribute('highlight') !== 'off') this.#touchedNow.push(el);
   }
 
   #decorateDocument(el) {

@@ -465,6 +465,9 @@ export class Windowing {
         if (shelf) this.#nearOnShelf(shelf, r.top, top, bottom, near);
       }
     }
+    // Scrolling puts back up to a band's worth a frame: as many far ones go away in the
+    // same frame, so the DOM stays level however fast the reader scrolls.
+    if (near.length) this.#storePending(Infinity, near.length);
     for (const rec of near) this.#restore(rec);
     // A turn put back brings its documents' shelf: those near are put back next frame.
     for (const rec of nearTurns) this.#restoreTurn(rec);
@@ -560,19 +563,13 @@ export class Windowing {
   }
 
   /** Stores far documents, a few milliseconds' worth at a time, so that a load that
-   * leaves thousands far from the viewport makes no long task. */
+   * leaves thousands far from the viewport makes no long task; more at a time (up to
+   * 48 ms) while more are whole than the window keeps, so that scrolling, which puts
+   * back a viewport's worth a frame, cannot outrun it and grow the DOM. */
   #drain() {
     this.#draining = false;
-    const until = performance.now() + STORE_SLICE_MS;
-    for (const [doc, height] of this.#pending) {
-      if (!this.#long()) {
-        this.#pending.clear();
-        break;
-      }
-      this.#pending.delete(doc);
-      if (doc.isConnected && this.#live.has(doc) && !this.#near.has(doc)) this.#store(doc, height);
-      if (performance.now() > until) break;
-    }
+    const until = performance.now() + Math.min(48, STORE_SLICE_MS * Math.max(1, this.#live.size / LIVE_DOCUMENTS));
+    this.#storePending(until, Infinity);
     if (performance.now() <= until) {
       let stored = false;
       for (const [turn, height] of this.#pendingTurns) {
@@ -587,6 +584,20 @@ export class Windowing {
       if (stored) this.#hooks.turnsStored();
     }
     this.#schedule();
+  }
+
+  /** Stores far documents the observer reported, until `until` (performance.now()) or
+   * `most` of them. */
+  #storePending(until, most) {
+    for (const [doc, height] of this.#pending) {
+      if (!this.#long()) {
+        this.#pending.clear();
+        break;
+      }
+      this.#pending.delete(doc);
+      if (doc.isConnected && this.#live.has(doc) && !this.#near.has(doc) && this.#store(doc, height) && !--most) break;
+      if (performance.now() > until) break;
+    }
   }
 
   /** Puts `doc` away as a record of `height` px (0: not measured, estimated) on the shelf

@@ -138,6 +138,29 @@ export const tests = [
     },
   },
   {
+    name: 'a page without code never fetches the colorer nor the highlighter; the first code block fetches both and is coloured',
+    async run({ context, url }) {
+      const page = await openTestPage(context, url);
+      const r = await page.evaluate(async (withCode) => {
+        const { T } = window;
+        const fetched = () => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => /\/pkg\/(colorer\.js|highlight\/)/.test(p));
+        const line = (text) => `${JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: [{ type: 'text', text }] } })}\n`;
+        const view = T.make({ highlight: 'on' });
+        await view.load(line('Prose only: **no code** here, and a `span` of inline code.\n'));
+        await new Promise((r) => setTimeout(r, 300));
+        const before = fetched();
+        await view.load(withCode);
+        const coloured = await T.waitFor(view, 'code.language-rust .ds-hl-keyword');
+        return { before, after: fetched(), coloured };
+      }, rustAnswer(500));
+      assert.deepEqual(r.before, [], 'nothing fetched for prose');
+      assert.ok(r.after.includes('/pkg/colorer.js'), JSON.stringify(r.after));
+      assert.ok(r.after.includes('/pkg/highlight/index.js'), JSON.stringify(r.after));
+      assert.ok(r.coloured, 'the block is coloured');
+      await assertClean(page);
+    },
+  },
+  {
     name: 'a long block is coloured a slice at a time, in tasks of their own, each line once; page() colours what is left at once',
     async run({ context, url }) {
       const page = await openTestPage(context, url);
@@ -200,12 +223,16 @@ export const tests = [
       const page = await openTestPage(context, url);
       const r = await page.evaluate(async (stream) => {
         const { T } = window;
-        const run = async (attrs, highlighter) => {
+        // `coloured`: wait (up to 5 s) until every line is (the colorer loads with the first
+        // code); else a fixed while, for what must not change.
+        const run = async (attrs, highlighter, coloured = false) => {
           const view = T.make(attrs);
           if (highlighter !== undefined) view.highlighter = highlighter;
           await view.load(stream);
-          await new Promise((r) => setTimeout(r, 50));
-          const lines = [...view.shadowRoot.querySelectorAll('code.language-rust .ds-line')];
+          const all = () => [...view.shadowRoot.querySelectorAll('code.language-rust .ds-line')];
+          for (let i = 0; coloured && i < 250 && all().some((l) => !l.querySelector('.ds-hl-keyword')); i++) await new Promise((r) => setTimeout(r, 20));
+          if (!coloured) await new Promise((r) => setTimeout(r, 150));
+          const lines = all();
           return {
             marked: lines.filter((l) => l.querySelector('.ds-hl-keyword')).length,
             any: view.shadowRoot.querySelectorAll('[class^="ds-hl-"]').length,
@@ -220,17 +247,21 @@ export const tests = [
             return lang === 'rust' ? { line: (t) => [[t, 'keyword']], peek: (t) => [[t, 'keyword']] } : null;
           },
         };
-        const liar = { open: () => ({ line: () => [['nope', 'keyword']], peek: () => [['nope', 'keyword']] }) };
+        let lied = 0;
+        const nope = () => (lied++, [['nope', 'keyword']]);
+        const liar = { open: () => ({ line: nope, peek: nope }) };
         return {
-          mine: await run({ highlight: 'on' }, mine),
+          mine: await run({ highlight: 'on' }, mine, true),
           asked,
           liar: await run({ highlight: 'on' }, liar),
+          lied,
           off: await run({ highlight: 'off' }, mine),
           none: await run({ highlight: 'on' }, null),
         };
       }, rustAnswer(500));
       assert.deepEqual(r.asked, ['rust']);
       assert.equal(r.mine.marked, r.mine.lines, 'every line through the embedder\'s tokenizer');
+      assert.ok(r.lied > 0, 'the liar was asked');
       assert.equal(r.liar.any, 0, 'tokens that do not spell the line change nothing');
       assert.equal(r.liar.text, r.mine.text);
       assert.equal(r.off.any, 0);

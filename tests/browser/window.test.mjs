@@ -284,6 +284,41 @@ export const tests = [
     },
   },
   {
+    name: 'scrolling end to end in big jumps, a frame each: as many documents go back on shelves as come off them, the DOM stays level',
+    async run({ context, url }) {
+      const page = await openTestPage(context, url);
+      await longSession(page, { n: 3000, fixed: false });
+      const r = await page.evaluate(async () => {
+        const { view, nodes, settle } = window.W;
+        const root = view.shadowRoot;
+        const se = document.scrollingElement;
+        const atRest = { nodes: nodes(), docs: root.querySelectorAll('.ds-doc').length };
+        // As dragging the scroll bar does: a jump of a few viewports every frame, no
+        // idle time between them.
+        let most = 0;
+        let mostDocs = 0;
+        const steps = 80;
+        for (let i = 1; i <= steps; i++) {
+          se.scrollTop = ((se.scrollHeight - innerHeight) * i) / steps;
+          await new Promise((r) => requestAnimationFrame(r));
+          most = Math.max(most, nodes());
+          mostDocs = Math.max(mostDocs, root.querySelectorAll('.ds-doc').length);
+        }
+        await settle();
+        return { atRest, most, mostDocs, jump: Math.round(se.scrollHeight / steps), end: nodes(), innerHeight };
+      });
+      console.log(`     at rest ${r.atRest.nodes} nodes (${r.atRest.docs} documents whole); jumps of ${r.jump} px a frame: at most ${r.most} nodes (${r.mostDocs} documents), ${r.end} after`);
+      assert.ok(r.jump > 2 * r.innerHeight, `jumps of several viewports: ${r.jump} px`);
+      // The near band (the viewport and 1.5 viewports above and below) holds about 65 of
+      // these documents; a frame holds its band and the one before it until that frame's
+      // far ones are stored. Before the windowing stored as many as it put back in the
+      // same frame, the whole ones grew to 500 and more.
+      assert.ok(r.mostDocs < 250, `documents whole while scrolling: at most ${r.mostDocs}, ${r.atRest.docs} at rest`);
+      assert.ok(r.end < 2 * r.atRest.nodes, `nodes after: ${r.end}`);
+      await assertClean(page);
+    },
+  },
+  {
     name: 'a stream read from its top: the documents it appends far below go on one shelf, none left whole once another follows it',
     async run({ context, url }) {
       const page = await openTestPage(context, url);

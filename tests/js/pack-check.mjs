@@ -320,6 +320,17 @@ function readable(bytes, sizes) {
   assert.deepEqual(kinds(rust.peek('    /* not yet')), ['/* not yet:comment']);
   rust.line('    /* a comment');
   assert.deepEqual(kinds(rust.line('    still */ let x = 1;')), ['still */:comment', 'let:keyword', '=:keyword', '1:constant']);
+  // A grammar loaded later can reload one a block is in the middle of (Markdown embeds
+  // others lazily; loading Python makes Shiki load Markdown again): the state carried is
+  // the old grammar's, and tokenizing with it threw "Not supported!". The block goes on
+  // from its next line afresh.
+  const md = await open('markdown');
+  md.line('```python');
+  await open('python');
+  for (const line of ['def f(x): return x', '```', '# Title']) {
+    assert.equal(md.line(line).map(([text]) => text).join(''), line, `markdown after a reload: ${line}`);
+  }
+  assert.deepEqual(kinds(md.line('# Heading')).length > 0, true, 'still coloured after a reload');
   for (const { id } of LANGUAGES) {
     const t = await open(id);
     const line = 'x = "y" // z';
