@@ -55,6 +55,20 @@ function paint(el, tokens) {
   }
 }
 
+/** Tokenizer `tok` (or false when none) whose methods give no tokens, leaving the line
+ * plain, where the embedder's throw: a highlighter's fault never stops the view. */
+function guarded(tok) {
+  if (!tok) return false;
+  const safe = (f) => (text) => {
+    try {
+      return f.call(tok, text);
+    } catch {
+      return [];
+    }
+  };
+  return { line: safe(tok.line), peek: safe(tok.peek) };
+}
+
 /** The language of a code element (`language-rust` → `rust`). */
 function languageOfCode(code) {
   for (const c of code.classList) if (c.startsWith('language-')) return c.slice(9);
@@ -147,7 +161,7 @@ export class Colorer {
         b.tok = opened;
         opened.then(
           (tok) => {
-            b.tok = tok ?? false;
+            b.tok = guarded(tok);
             // Coloured by a run of its own: tokenizers arriving together (one promise
             // each) share it, not a slice each in one task.
             this.#dirty.add(doc);
@@ -158,7 +172,7 @@ export class Colorer {
           },
         );
       } else {
-        b.tok = opened ?? false;
+        b.tok = guarded(opened);
       }
     }
     return b.tok && typeof b.tok.then !== 'function' ? b : null;

@@ -218,7 +218,7 @@ export const tests = [
     },
   },
   {
-    name: 'the highlighter hook: an embedder\'s own tokenizer, tokens that do not spell the line are ignored, highlight="off" and null turn it off',
+    name: 'the highlighter hook: an embedder\'s own tokenizer, tokens that do not spell the line are ignored, one that throws leaves lines plain (no page error), highlight="off" and null turn it off',
     async run({ context, url }) {
       const page = await openTestPage(context, url);
       const r = await page.evaluate(async (stream) => {
@@ -247,6 +247,7 @@ export const tests = [
             return lang === 'rust' ? { line: (t) => [[t, 'keyword']], peek: (t) => [[t, 'keyword']] } : null;
           },
         };
+        const thrower = { open: () => ({ line: () => { throw new Error('tokenizer broke'); }, peek: () => { throw new Error('tokenizer broke'); } }) };
         let lied = 0;
         const nope = () => (lied++, [['nope', 'keyword']]);
         const liar = { open: () => ({ line: nope, peek: nope }) };
@@ -255,6 +256,7 @@ export const tests = [
           asked,
           liar: await run({ highlight: 'on' }, liar),
           lied,
+          thrower: await run({ highlight: 'on' }, thrower),
           off: await run({ highlight: 'off' }, mine),
           none: await run({ highlight: 'on' }, null),
         };
@@ -264,6 +266,8 @@ export const tests = [
       assert.ok(r.lied > 0, 'the liar was asked');
       assert.equal(r.liar.any, 0, 'tokens that do not spell the line change nothing');
       assert.equal(r.liar.text, r.mine.text);
+      assert.equal(r.thrower.any, 0, 'a tokenizer that throws leaves its lines plain');
+      assert.equal(r.thrower.text, r.mine.text);
       assert.equal(r.off.any, 0);
       assert.equal(r.none.any, 0);
       await assertClean(page);
