@@ -28,6 +28,8 @@ export class Decorator {
   #applier;
   #highlighter = defaultHighlighter;
   #colorer = null;
+  /** The colorer's module is loading for this view. */
+  #awaiting = false;
   /** The option picked per question id, kept as patches re-render the question. */
   #choices = new Map();
   /** The thinking opened while it streams (`thinking="live"`), folded when the answer
@@ -180,9 +182,12 @@ export class Decorator {
         return false;
       });
     }
-    if (!this.#colorer && els.some((el) => el.isConnected && (el.matches(CODE) || el.querySelector(CODE)))) {
+    if (!this.#colorer && !this.#awaiting && els.some((el) => el.isConnected && (el.matches(CODE) || el.querySelector(CODE)))) {
+      this.#awaiting = true;
       colorerLoad ??= import('./colorer.js').then((m) => (ColorerClass = m.Colorer));
+      // Not loaded (offline, a bundler that dropped it): the code stays plain.
       colorerLoad.then(() => {
+        this.#awaiting = false;
         const colorer = this.#colorerFor([]);
         if (!colorer) return;
         for (const doc of this.#uncoloured) {
@@ -191,7 +196,7 @@ export class Decorator {
           colorer.touched(doc);
         }
         colorer.run();
-      });
+      }, () => {});
     }
     return this.#colorer;
   }
