@@ -70,14 +70,16 @@ export function hiddenMask(hide) {
 /** The searchable text of `el` as runs `[text, mask]` (mask: the hideable parts it is in),
  * in document order, consecutive runs of one mask joined. */
 export function textRuns(el) {
+  // Each run's pieces are joined once at the end: a string built piece by piece would
+  // be kept as a chain of them (a rope), a node per text node of the document.
   const runs = [];
   const walk = (node, mask) => {
     for (let n = node.firstChild; n; n = n.nextSibling) {
       if (n.nodeType === 3) {
         if (!n.data) continue;
         const last = runs[runs.length - 1];
-        if (last && last[1] === mask) last[0] += n.data;
-        else runs.push([n.data, mask]);
+        if (last && last[1] === mask) last[0].push(n.data);
+        else runs.push([[n.data], mask]);
       } else if (n.nodeType === 1) {
         if (n.matches(NOT_SEARCHED)) continue;
         let m = mask;
@@ -89,6 +91,7 @@ export function textRuns(el) {
   let mask = 0;
   for (const [selector, bit] of MASKS) if (el.closest(selector)) mask |= bit;
   walk(el, mask);
+  for (const run of runs) run[0] = run[0].join('');
   return runs;
 }
 
