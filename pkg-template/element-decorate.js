@@ -161,10 +161,18 @@ export class Decorator {
 
   /** A document came near the viewport: its code is coloured now. */
   #near(doc) {
-    const colorer = this.#uncoloured.has(doc) && this.#colorerFor([doc]);
+    if (this.#uncoloured.has(doc)) this.#colourNear([doc]);
+  }
+
+  /** Colours those of `docs` that wait for the viewport and are near it, in one run. */
+  #colourNear(docs) {
+    const colorer = this.#colorerFor(docs);
     if (!colorer) return;
-    this.#uncoloured.delete(doc);
-    colorer.touched(doc);
+    for (const doc of docs) {
+      if (!doc.isConnected || !this.#uncoloured.has(doc) || !this.window.isNear(doc)) continue;
+      this.#uncoloured.delete(doc);
+      colorer.touched(doc);
+    }
     colorer.run();
   }
 
@@ -188,14 +196,7 @@ export class Decorator {
       // Not loaded (offline, a bundler that dropped it): the code stays plain.
       colorerLoad.then(() => {
         this.#awaiting = false;
-        const colorer = this.#colorerFor([]);
-        if (!colorer) return;
-        for (const doc of this.#uncoloured) {
-          if (!doc.isConnected || !this.window.isNear(doc)) continue;
-          this.#uncoloured.delete(doc);
-          colorer.touched(doc);
-        }
-        colorer.run();
+        this.#colourNear([...this.#uncoloured]);
       }, () => {});
     }
     return this.#colorer;

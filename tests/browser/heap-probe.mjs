@@ -9,33 +9,13 @@
 // (written by a bench run). 2 MB on main (2026-11-28): streamed, the heap grows 13.1× the
 // input, 14.6 MB of it compiled code (V8's native code for the highlighter's regular
 // expressions); with `--highlight off` 1.9×; a one-shot `--load` 2.1×.
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { ROOT, launch, serve } from './harness.mjs';
+import { launch } from './harness.mjs';
+import { options, serveInput } from './probe-input.mjs';
 
-const args = process.argv.slice(2);
-const arg = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
-const pkg = resolve(arg('pkg', `${ROOT}/pkg`));
-const mb = Number(arg('mb', '2'));
-const load = args.includes('--load');
-const highlight = arg('highlight', 'on');
-const data = readFileSync(`${ROOT}/bench/results/inputs/transcript-10m-seed42.ndjson`);
-let cut = Math.min(data.length, mb << 20);
-while (cut < data.length && data[cut - 1] !== 10) cut++;
-const input = data.subarray(0, cut);
-
-const { server, url } = await serve({
-  mounts: { '/pkg/': pkg },
-  handler: (req, res, u) => {
-    if (u.pathname !== '/input') return false;
-    res.writeHead(200);
-    res.end(input);
-    return true;
-  },
-});
+const opts = options();
+const load = opts.has('load');
+const highlight = opts.arg('highlight', 'on');
+const { input, server, url } = await serveInput(opts);
 const browser = await launch();
 const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
 const page = await context.newPage();
@@ -80,7 +60,7 @@ await page.evaluate(
 );
 const grew = (await heap()) - before;
 console.log(`${load ? 'load()' : 'push() per 64 B'}, highlight ${highlight}, ${(input.length / 1048576).toFixed(1)} MB: the heap grew ${(grew / 1e6).toFixed(1)} MB, ${(grew / input.length).toFixed(2)}× the input`);
-if (args.includes('--snapshot')) {
+if (opts.has('snapshot')) {
   const chunks = [];
   cdp.on('HeapProfiler.addHeapSnapshotChunk', (e) => chunks.push(e.chunk));
   await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });

@@ -14,31 +14,13 @@
 // (FireAnimationFrame 1.0 s: patches applied; UpdateLifecycle 0.66 s: style, layout, paint).
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { ROOT, launch, serve } from './harness.mjs';
+import { join } from 'node:path';
+import { launch } from './harness.mjs';
+import { options, serveInput } from './probe-input.mjs';
 
-const args = process.argv.slice(2);
-const arg = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : dflt;
-};
-const pkg = resolve(arg('pkg', `${ROOT}/pkg`));
-const mb = Number(arg('mb', '2'));
-const fixed = args.includes('--fixed');
-const data = readFileSync(`${ROOT}/bench/results/inputs/transcript-10m-seed42.ndjson`);
-let cut = Math.min(data.length, mb << 20);
-while (cut < data.length && data[cut - 1] !== 10) cut++;
-const input = data.subarray(0, cut);
-
-const { server, url } = await serve({
-  mounts: { '/pkg/': pkg },
-  handler: (req, res, u) => {
-    if (u.pathname !== '/input') return false;
-    res.writeHead(200);
-    res.end(input);
-    return true;
-  },
-});
+const opts = options();
+const fixed = opts.has('fixed');
+const { input, server, url } = await serveInput(opts);
 const browser = await launch();
 const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
 const page = await context.newPage();
