@@ -170,6 +170,23 @@ fn calls_answered_out_of_line_and_progress_lines_are_no_fork() {
 }
 
 #[test]
+fn a_transcript_without_parent_links_has_no_rewind() {
+    // Tools that write Claude Code's shape without its tree leave `parentUuid` null on
+    // every line: a null parent marks a return to the start only where the file links
+    // its lines.
+    let input = fixture("claude-code-transcript/unlinked.jsonl");
+    let c = streamed_line_by_line("unlinked.jsonl", &input, Format::ClaudeCodeTranscript);
+    assert_eq!(c.turns.len(), 5);
+    let rewound: Vec<usize> = (0..5).filter(|&t| c.rewound(t).is_some()).collect();
+    assert_eq!(
+        rewound,
+        Vec::<usize>::new(),
+        "unlinked.jsonl: turns marked rewound"
+    );
+    assert_eq!(prompt(&c, 4), "Thanks.");
+}
+
+#[test]
 fn a_compact_run_in_the_stream_is_a_divider_and_no_empty_response() {
     let input = fixture("claude-code-stream-json/compaction.jsonl");
     let c = streamed_line_by_line(

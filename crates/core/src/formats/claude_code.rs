@@ -162,6 +162,10 @@ pub(in crate::formats) struct ClaudeCode {
 struct Lineage {
     last: Option<String>,
     turns_after: HashMap<String, usize>,
+    /// A line of the main history has named its parent: the file keeps the tree. Tools
+    /// that write the shape without it leave every `parentUuid` null, and a null parent
+    /// then marks no return to the start.
+    linked: bool,
 }
 
 /// The `Task` calls of a saved session and the sub-agent lines they own.
@@ -361,8 +365,10 @@ impl ClaudeCode {
             self.compacted = false;
         }
         let uuid = line.uuid.clone().filter(|_| main_chain);
+        let linked = line.parent_uuid.is_some();
         self.apply_line(line, main_chain, &p, n);
         if let Some(uuid) = uuid {
+            self.tree.linked |= linked;
             self.tree.turns_after.insert(uuid.clone(), n.turn_count());
             self.tree.last = Some(uuid);
         }
@@ -379,9 +385,10 @@ impl ClaudeCode {
         let turns = match &line.parent_uuid {
             Some(parent) if parent == last => return,
             Some(parent) => self.tree.turns_after.get(parent).copied(),
-            // A prompt with no parent after the first line: the user went back to the
-            // start.
-            None => (line.kind == "user"
+            // A prompt with no parent after the first line of a linked file: the user
+            // went back to the start.
+            None => (self.tree.linked
+                && line.kind == "user"
                 && !line.is_compact_summary
                 && line.message.as_ref().and_then(prompt_of).is_some())
             .then_some(0),
