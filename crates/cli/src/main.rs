@@ -3,6 +3,7 @@
 //! ```text
 //! docstream json [--format F] [--chunk N] FILE|-
 //! docstream html [--format F] [--chunk N] [--locale en|de] [--redact] [--prices FILE] FILE|-
+//! docstream html --follow [--port N] [--format F] [--locale en|de] [--prices FILE] FILE
 //! docstream md [--format F] [--chunk N] [--locale en|de] [--no-redact] FILE|-
 //! docstream text [--format F] [--chunk N] [--locale en|de] FILE|-
 //! docstream convert --to openai|anthropic FILE|-
@@ -28,10 +29,12 @@ use docstream_html::patch::PageModel;
 use docstream_html::{RenderOptions, page, progress, render_conversation};
 
 mod export_md;
+mod follow;
 mod places;
 
 const USAGE: &str =
     "usage: docstream json|html|md|text [--format FORMAT] [--chunk N] [--locale en|de] [--no-highlight] FILE|-
+       docstream html --follow [--port N] FILE
        docstream convert --to openai|anthropic FILE|-
        docstream list [--json] [PATH]
        docstream json|html|md --conversation ID [PATH]
@@ -40,6 +43,11 @@ const USAGE: &str =
 
   json        print the normalised conversation as JSON
   html        write a standalone HTML page
+  --follow    html: serve FILE, still being written, as a page on
+              http://127.0.0.1 that streams as the agent appends to it (the
+              address goes to stderr; Ctrl-C stops). A file truncated or
+              replaced is read afresh, with a note on the page
+  --port N    --follow: the port to listen on (default: one that is free)
   md          print the conversation as GitHub-flavoured Markdown (turns, prose,
               code, diffs, commands and their output; tool calls, thinking and
               sub-agents folded in <details>; usage at the end)
@@ -125,6 +133,10 @@ struct Args {
     no_redact: bool,
     /// `--prices FILE`: the price table's file, read by [`render_options`].
     prices: Option<String>,
+    /// `html --follow`: serve the file as it grows.
+    follow: bool,
+    /// `--follow --port N`.
+    port: u16,
 }
 
 fn usage() -> String {
@@ -157,6 +169,7 @@ fn parse_args_inner() -> Result<Args, Failure> {
     let mut highlight = true;
     let (mut redact, mut no_redact) = (false, false);
     let mut prices = None;
+    let (mut follow, mut port) = (false, None);
     while let Some(arg) = parser.next().map_err(|e| e.to_string())? {
         match arg {
             Long("format") => {
@@ -193,6 +206,11 @@ fn parse_args_inner() -> Result<Args, Failure> {
             Long("redact") => redact = true,
             Long("no-redact") => no_redact = true,
             Long("prices") => prices = Some(value(&mut parser)?),
+            Long("follow") => follow = true,
+            Long("port") => {
+                let n = value(&mut parser)?;
+                port = Some(n.parse::<u16>().map_err(|e| format!("--port {n}: {e}"))?);
+            }
             Long("help") | Short('h') => return Err(Failure::Help),
             Long("version") | Short('V') => return Err(Failure::Version),
             Value(v) if command.is_none() => command = Some(v.string().map_err(|e| e.to_string())?),
@@ -260,6 +278,21 @@ fn parse_args_inner() -> Result<Args, Failure> {
         )
         .into());
     }
+    if follow && command != "html" {
+        return Err(format!("--follow is an option of html\n{}", usage()).into());
+    }
+    if port.is_some() && !follow {
+        return Err(format!("--port is an option of html --follow\n{}", usage()).into());
+    }
+    if follow
+        && (chunk.is_some() || redact || conversation.is_some() || input.as_deref() == Some("-"))
+    {
+        return Err(format!(
+            "--follow reads a FILE (not -, --chunk, --redact or --conversation)\n{}",
+            usage()
+        )
+        .into());
+    }
     // With no PATH, `list`, `export --out DIR` and `--conversation ID` read the agents'
     // default places.
     let places = input.is_none()
@@ -286,6 +319,8 @@ fn parse_args_inner() -> Result<Args, Failure> {
         redact,
         no_redact,
         prices,
+        follow,
+        port: port.unwrap_or(0),
     })
 }
 
@@ -495,6 +530,15 @@ fn run() -> Result<(), Failure> {
     }
     let name = display_name(&args.input);
     let options = render_options(&args)?;
+    if args.follow {
+        return Ok(follow::serve(follow::Follow {
+            path: args.input.clone().into(),
+            format: args.format,
+            options,
+            highlight: args.highlight,
+            port: args.port,
+        })?);
+    }
     let mut stream = DocStream::new(Options {
         format: args.format,
         ..Options::default()

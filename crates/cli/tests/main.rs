@@ -3,6 +3,7 @@
 mod agent_formats;
 mod cli;
 mod cli_convert;
+mod cli_follow;
 mod cli_html;
 mod cli_md;
 mod cli_prices;

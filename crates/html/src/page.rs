@@ -35,6 +35,16 @@ pub fn dressed(body: &str, colours: bool) -> Cow<'_, str> {
     body
 }
 
+/// The policy of a standalone page, as the frame states it: no script, no connection,
+/// images over https only.
+const PAGE_POLICY: &str =
+    "content=\"default-src 'none'; style-src 'unsafe-inline'; img-src https:\"";
+
+/// The policy of a served page ([`wrap_served_page`]): as a standalone page's, and
+/// scripts and connections of its own origin.
+const SERVED_POLICY: &str = "content=\"default-src 'none'; style-src 'unsafe-inline'; img-src https:; \
+                             script-src 'self'; connect-src 'self'\"";
+
 /// Wraps rendered conversation HTML into a standalone page.
 pub fn wrap_page(body: &str, title: &str, locale: Locale) -> String {
     let lang = match locale {
@@ -50,6 +60,36 @@ pub fn wrap_page(body: &str, title: &str, locale: Locale) -> String {
         "body" => Some(body),
         _ => None,
     })
+}
+
+/// Wraps HTML into a page a local server hands out with its script (`script`: the
+/// module's path on that server, as `docstream html --follow` serves it): the
+/// standalone page, whose policy also lets scripts and connections of the page's own
+/// origin run. (The frame is the element's `page()` frame too, which fills its slots
+/// in JavaScript: the policy is the frame's own text, not a slot.)
+pub fn wrap_served_page(body: &str, title: &str, locale: Locale, script: &str) -> String {
+    let mut with_script = String::with_capacity(body.len() + script.len() + 40);
+    with_script.push_str(body);
+    with_script
+        .raw("<script type=\"module\" src=\"")
+        .text(script)
+        .raw("\"></script>\n");
+    // The frame states the policy once (tested below).
+    wrap_page(&with_script, title, locale).replacen(PAGE_POLICY, SERVED_POLICY, 1)
+}
+
+#[cfg(test)]
+mod served_page_tests {
+    use super::*;
+
+    #[test]
+    fn the_frame_states_the_policy_a_served_page_widens() {
+        assert_eq!(FRAME.matches(PAGE_POLICY).count(), 1);
+        let page = wrap_served_page("<p>x</p>", "t", Locale::En, "/follow.js");
+        assert!(page.contains(SERVED_POLICY));
+        assert!(!page.contains(PAGE_POLICY));
+        assert!(page.contains("<script type=\"module\" src=\"/follow.js\"></script>\n</body>"));
+    }
 }
 
 /// The frame with each `{slot}` replaced by `value(slot)`, in one pass over the frame

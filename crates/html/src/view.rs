@@ -137,6 +137,29 @@ impl HtmlView {
         decode(w.as_str()).unwrap_or_default()
     }
 
+    /// The patches that build, on an empty page, what `conversation` holds so far (`open`:
+    /// its documents still growing, as the stream's `open_documents()` lists them), as
+    /// one update that carried the whole stream would: for a view that starts after the
+    /// stream did (a second reader of a followed file). Updates follow on from it. Costs
+    /// the conversation's size once.
+    pub fn catch_up(&mut self, conversation: &Conversation, open: &[DocKey]) -> Vec<Patch> {
+        let mut changes = Changes::default();
+        for (t, turn) in conversation.turns.iter().enumerate() {
+            changes.turn_added(t);
+            let Turn::Assistant(response) = turn else {
+                continue;
+            };
+            for index in 0..response.documents.len() {
+                let key = DocKey { turn: t, index };
+                changes.doc(key, DocChange::Inserted);
+                if !open.contains(&key) {
+                    changes.close(key);
+                }
+            }
+        }
+        self.update(conversation, &changes)
+    }
+
     /// Writes the patches that bring the page up to date with `conversation`, given what
     /// changed since the last call, in the wire form.
     pub fn update_into(&mut self, conv: &Conversation, changes: &Changes, w: &mut PatchWriter) {

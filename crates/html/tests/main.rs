@@ -4,6 +4,7 @@ mod agent_formats;
 mod bad_input;
 mod cursor_store;
 mod history;
+mod late_view;
 mod markdown_export;
 mod one_page;
 mod prices;
