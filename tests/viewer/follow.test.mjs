@@ -1,14 +1,17 @@
-// `docstream html --follow FILE` in the browser: the page the CLI serves on 127.0.0.1
-// streams a transcript as lines are appended to it (ending with the same text as the
-// page `docstream html` writes of the whole file), starts afresh with a note when the
-// file is truncated, asks nothing of any other origin, and refuses a request that
-// names another host (DNS rebinding). Saves the follow screenshot.
+// Following a transcript still being written, in the browser.
+// - `docstream html --follow FILE`: the page the CLI serves on 127.0.0.1 streams a
+//   transcript as lines are appended to it (ending with the same text as the page
+//   `docstream html` writes of the whole file), starts afresh with a note when the file
+//   is truncated, asks nothing of any other origin, and refuses a request that names
+//   another host (DNS rebinding). Saves the follow screenshot.
+// - The viewer's "Follow file…": the file's handle is read again as it grows, the view
+//   streams the appended lines, and a truncated file is read afresh with a note.
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { assert } from './lib.mjs';
+import { assert, expectedDocuments, openViewer, shownDocuments } from './lib.mjs';
 import { screenshotDir } from '../shared/screenshots.mjs';
 
 /** The CLI and its arguments: $DOCSTREAM_CLI (scripts/test.sh names the binary its Rust
@@ -103,6 +106,55 @@ export const tests = [
       } finally {
         child.kill();
       }
+    },
+  },
+  {
+    name: 'the viewer follows a file still being written, and reads it afresh when truncated',
+    async run({ page, base, root }) {
+      const whole = readFileSync(join(root, 'tests/fixtures/claude-code-transcript/session.jsonl'), 'utf8');
+      const lines = whole.split(/(?<=\n)/);
+      const golden = JSON.parse(readFileSync(join(root, 'tests/fixtures/claude-code-transcript/session.expected.json'), 'utf8'));
+      // The picker is the browser's own dialog: the viewer is handed a file of the
+      // origin's private file system instead, which the test writes as an agent would.
+      await page.addInitScript(() => {
+        window.showOpenFilePicker = async () => {
+          const dir = await navigator.storage.getDirectory();
+          return [await dir.getFileHandle('following.jsonl', { create: true })];
+        };
+      });
+      await openViewer(page, base);
+      const write = (text, append = true) => page.evaluate(async ([text, append]) => {
+        const dir = await navigator.storage.getDirectory();
+        const handle = await dir.getFileHandle('following.jsonl', { create: true });
+        const w = await handle.createWritable({ keepExistingData: append });
+        if (append) await w.seek((await handle.getFile()).size);
+        else await w.truncate(0);
+        await w.write(text);
+        await w.close();
+      }, [text, append]);
+      await write(lines.slice(0, 2).join(''), false);
+      await page.click('#follow-open');
+      await page.waitForFunction(() => document.body.dataset.state === 'following');
+      const turnsShown = () => page.evaluate(() => document.getElementById('view').shadowRoot.querySelectorAll('.ds-turn').length);
+      await page.waitForFunction(() => document.getElementById('view').shadowRoot.querySelectorAll('.ds-turn').length === 1);
+      assert.match(await page.textContent('#progress-label'), /^Following following\.jsonl/);
+      for (const line of lines.slice(2)) await write(line);
+      const want = expectedDocuments(golden);
+      await page.waitForFunction((n) => document.getElementById('view').shadowRoot.querySelectorAll('.ds-turn .ds-doc').length === n, want.length);
+      assert.deepEqual(await shownDocuments(page), want, 'the followed file shows what its golden holds');
+      assert.equal(await turnsShown(), golden.turns.length);
+      // The outline catches up once the file stops growing.
+      await page.waitForFunction(() => document.querySelectorAll('#outline-list li').length > 0);
+      await page.screenshot({ path: join(screenshotDir(root), 'viewer-follow.png') });
+
+      await write(lines.slice(0, 2).join(''), false);
+      await page.waitForFunction(() => /truncated: read afresh/.test(document.getElementById('status').textContent));
+      await page.waitForFunction(() => document.getElementById('view').shadowRoot.querySelectorAll('.ds-turn').length === 1);
+      assert.equal(await page.evaluate(() => document.body.dataset.state), 'following');
+
+      await page.click('#cancel');
+      await page.waitForFunction(() => document.body.dataset.state === 'cancelled');
+      assert.match(await page.textContent('#status'), /^Stopped following following\.jsonl/);
     },
   },
 ];

@@ -40,11 +40,24 @@ async function* bodyChunks(response, keep) {
 }
 
 /**
- * Opens a source: a Blob/File, `{ text }` or `{ url }`. Returns
- * `{ name, total, chunks, blob() }`: `total` is the byte count when known, `blob()`
- * gives the whole input afterwards (for replay and for telling formats apart).
+ * Opens a source: a Blob/File, `{ text }`, `{ url }` or `{ follow }` (a
+ * FileSystemFileHandle of a file still being written: its chunks go on as it grows,
+ * until `signal` aborts; `replaced(why)` is called when it shrinks or its start
+ * changes). Returns `{ name, total, chunks, blob(), following }`: `total` is the byte
+ * count when known, `blob()` gives the whole input afterwards (for replay and for
+ * telling formats apart).
  */
-export async function openSource(source, { signal } = {}) {
+export async function openSource(source, { signal, replaced } = {}) {
+  if (source.follow) {
+    const kept = [];
+    const { name } = await source.follow.getFile();
+    return {
+      name,
+      following: true,
+      chunks: followChunks(source.follow, kept, { signal, replaced }),
+      blob: () => new Blob(kept),
+    };
+  }
   if (typeof source.text === 'string') {
     const blob = new Blob([source.text]);
     return { name: source.name ?? 'pasted text', total: blob.size, chunks: blobChunks(blob), blob: () => blob };
@@ -65,6 +78,58 @@ export async function openSource(source, { signal } = {}) {
     chunks: bodyChunks(response, kept),
     blob: () => new Blob(kept),
   };
+}
+
+/** How often a followed file is looked at, in ms. */
+const FOLLOW_POLL = 250;
+/** Bytes of a followed file's start compared at each look: other bytes there mean the
+ * file was replaced (rotated), even by a longer one. */
+const HEAD = 256;
+
+/** Resolves after `ms`, or rejects when `signal` aborts. */
+function pause(ms, signal) {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const done = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+const sameBytes = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * Chunks of a file still being written (a FileSystemFileHandle): what it holds, then
+ * what is appended, looked at every FOLLOW_POLL ms until `signal` aborts. A file that
+ * shrank or whose start changed calls `replaced(why)` and ends.
+ */
+async function* followChunks(handle, keep, { signal, replaced }) {
+  let at = 0;
+  let head = null;
+  for (;;) {
+    const file = await handle.getFile();
+    if (file.size < at) return replaced('was truncated');
+    if (head && file.size > at) {
+      const now = new Uint8Array(await file.slice(0, head.length).arrayBuffer());
+      if (!sameBytes(now, head)) return replaced('was replaced');
+    }
+    if (file.size > at) {
+      for await (const chunk of blobChunks(file.slice(at))) {
+        keep.push(chunk);
+        yield chunk;
+      }
+      if (!head) head = new Uint8Array(await file.slice(0, HEAD).arrayBuffer());
+      at = file.size;
+      continue;
+    }
+    await pause(FOLLOW_POLL, signal);
+  }
 }
 
 /** "12.3 MB" */

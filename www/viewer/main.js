@@ -40,7 +40,7 @@ import { setupLibrary, isLibrary } from './library/ui.js';
 const $ = (id) => document.getElementById(id);
 const view = $('view');
 const ui = {
-  file: $('file'), urlForm: $('url-form'), url: $('url'),
+  file: $('file'), followOpen: $('follow-open'), urlForm: $('url-form'), url: $('url'),
   pasteOpen: $('paste-open'), pasteDialog: $('paste-dialog'), pasteText: $('paste-text'),
   theme: $('theme'), diff: $('diff'),
   loading: $('loading'), progress: $('progress'), progressLabel: $('progress-label'), progressText: $('progress-text'), cancel: $('cancel'),
@@ -95,8 +95,10 @@ function setLoading(on) {
   for (const b of [ui.play, ui.scrub, ui.exportHtml, ui.exportMd, ui.exportJson]) b.disabled = on || !state.loaded;
 }
 
-/** Opens a File, `{ text, name?, format?, limits?, subagents?, fromParentAgent? }` or
- * `{ url }` and shows it. */
+/** Opens a File, `{ text, name?, format?, limits?, subagents?, fromParentAgent? }`,
+ * `{ url }` or `{ follow, note? }` (a file still being written, followed until another
+ * source is opened or "Stop following"; `note` says why it was opened afresh) and shows
+ * it. */
 export async function open(source) {
   // A library conversation names its format; anything else is detected.
   view.setAttribute('format', source.format ?? 'auto');
@@ -122,21 +124,37 @@ export async function open(source) {
   let total;
   let lastPaint = 0;
   try {
-    const src = await openSource(source, { signal });
+    // A followed file that shrank or was replaced is opened afresh (which aborts this).
+    const replaced = (why) => open({ follow: source.follow, note: `${state.name} ${why}: read afresh.` });
+    const src = await openSource(source, { signal, replaced });
     total = src.total;
     state.name = src.name;
-    ui.progressLabel.textContent = `Loading ${src.name}`;
+    ui.progressLabel.textContent = src.following ? `Following ${src.name}` : `Loading ${src.name}`;
+    ui.cancel.textContent = src.following ? 'Stop following' : 'Cancel';
+    // A followed file has no end to measure against: the bytes read are said.
+    ui.progress.hidden = !!src.following;
+    if (src.following) {
+      document.body.dataset.state = 'following';
+      say(source.note ?? `Following ${src.name}: the view grows as the file does.`);
+    }
     if (total) ui.progress.max = total;
     const showProgress = () => {
       if (total) ui.progress.value = read;
       ui.progressText.textContent = total ? `${formatBytes(read)} of ${formatBytes(total)}` : formatBytes(read);
     };
+    // A followed file's outline and counts are brought up to date a second after it
+    // stops growing (not while a large file is read in).
+    let outlineTimer = 0;
     const onProgress = (e) => {
       read = e.detail.bytes;
       const now = performance.now();
       if (now - lastPaint > 50) {
         lastPaint = now;
         showProgress();
+      }
+      if (src.following) {
+        clearTimeout(outlineTimer);
+        outlineTimer = setTimeout(() => state.loading === controller && refresh(), 1000);
       }
     };
     await view.ready; // the WebAssembly module, before the clock of the slices starts
@@ -145,6 +163,7 @@ export async function open(source) {
       await view.stream(src.chunks, { signal });
     } finally {
       view.removeEventListener('docstream-progress', onProgress);
+      clearTimeout(outlineTimer);
     }
     signal.throwIfAborted(); // another file took the view over
     showProgress();
@@ -157,7 +176,9 @@ export async function open(source) {
   } catch (err) {
     if (signal.aborted) {
       if (state.loading !== controller) return; // another file took over
-      say(`Loading ${state.name} cancelled after ${formatBytes(read)}${total ? ` of ${formatBytes(total)}` : ''}; showing what was read.`);
+      say(source.follow
+        ? `Stopped following ${state.name} after ${formatBytes(read)}.`
+        : `Loading ${state.name} cancelled after ${formatBytes(read)}${total ? ` of ${formatBytes(total)}` : ''}; showing what was read.`);
       refresh();
       document.body.dataset.state = 'cancelled';
     } else {
@@ -266,6 +287,22 @@ ui.file.addEventListener('change', () => {
   }
   ui.file.value = '';
 });
+
+// Following a file still being written needs its handle, to read it again as it grows
+// (a File from the file input is a snapshot that stops reading once the file changes).
+if ('showOpenFilePicker' in window) {
+  ui.followOpen.hidden = false;
+  ui.followOpen.addEventListener('click', async () => {
+    let handle;
+    try {
+      [handle] = await window.showOpenFilePicker({ id: 'docstream-follow' });
+    } catch {
+      return; // the picker was closed
+    }
+    leaveLibrary();
+    open({ follow: handle });
+  });
+}
 
 ui.urlForm.addEventListener('submit', (e) => {
   e.preventDefault();
