@@ -5,6 +5,7 @@
 import { PatchApplier } from './apply.js';
 import { documentType } from './outline.js';
 import { within } from './element-view.js';
+import { copiedText } from './element-copy.js';
 import { Windowing } from './element-window.js';
 import { documentEntry, turnEntry } from './outline.js';
 
@@ -354,13 +355,7 @@ export class Decorator {
       if (table) import('./table-copy.js').then((m) => this.#write(button, kind === 'tsv' ? m.tableAsTsv(table) : m.tableAsMarkdown(table), detail));
       return;
     }
-    // Line numbers are drawn by the stylesheet, so the text is exactly the code.
-    const text = kind === 'output'
-      ? [...doc.querySelectorAll('.ds-output')].map((p) => p.textContent).join('')
-      : kind === 'command'
-        ? (doc.querySelector('.ds-command')?.textContent ?? '').replace(/^\$ /, '')
-        : (doc.querySelector('.ds-code code')?.textContent ?? '');
-    this.#write(button, text, detail);
+    this.#write(button, copiedText(doc, kind), detail);
   }
 
   /** Puts `text` on the clipboard unless a `docstream-copy` listener (told `text` and

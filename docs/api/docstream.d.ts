@@ -703,6 +703,11 @@ export interface Usage {
      * Input tokens written to a cache (addition).
      */
     cacheWriteTokens?: number;
+    /**
+     * Output tokens spent reasoning, counted within `completion_tokens` (addition):
+     * where the source counts them apart.
+     */
+    reasoningTokens?: number;
 }
 
 /**

@@ -11,16 +11,8 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { assert, expectedDocuments, openViewer, shownDocuments } from './lib.mjs';
+import { assert, cli, expectedDocuments, openViewer, shownDocuments } from './lib.mjs';
 import { screenshotDir } from '../shared/screenshots.mjs';
-
-/** The CLI and its arguments: $DOCSTREAM_CLI (scripts/test.sh names the binary its Rust
- * tests built), or cargo's. */
-function cli(args) {
-  return process.env.DOCSTREAM_CLI
-    ? [process.env.DOCSTREAM_CLI, args]
-    : ['cargo', ['run', '--quiet', '--bin', 'docstream', '--', ...args]];
-}
 
 /** Starts `docstream html --follow file`; resolves with its address once it listens. */
 function follow(root, file) {

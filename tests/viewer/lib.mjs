@@ -5,6 +5,15 @@ import { join } from 'node:path';
 
 export { assert };
 
+/** The CLI and its arguments, `[command, args]`: $DOCSTREAM_CLI (scripts/test.sh names
+ * the binary its Rust tests built), or built by cargo when needed (a build of its own
+ * features: a minute and more, cold). */
+export function cli(args) {
+  return process.env.DOCSTREAM_CLI
+    ? [process.env.DOCSTREAM_CLI, args]
+    : ['cargo', ['run', '--quiet', '--bin', 'docstream', '--', ...args]];
+}
+
 /** Opens the viewer (with an optional query string) and waits until it is ready. */
 export async function openViewer(page, base, query = '') {
   await page.goto(`${base}/www/viewer/${query}`);

@@ -13,7 +13,7 @@ import { execFileSync, execSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, truncateSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { assert, openViewer } from './lib.mjs';
+import { assert, cli, openViewer } from './lib.mjs';
 import { screenshotDir } from '../shared/screenshots.mjs';
 import { cursorUserDir, claudeProjects, largeCursorDb, walStore, largeConversationDb, opencodeDb } from './stores.mjs';
 
@@ -25,12 +25,10 @@ function buildFolder(tmp, name) {
   return root;
 }
 
-/** The CLI: $DOCSTREAM_CLI (scripts/test.sh names the binary its Rust tests built), or
- * built by cargo when needed (a build of its own features: a minute and more, cold). */
+/** The CLI's output (lib.mjs's `cli`). */
 function docstream(root, args) {
-  const opts = { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] };
-  if (process.env.DOCSTREAM_CLI) return execFileSync(process.env.DOCSTREAM_CLI, args, opts);
-  return execFileSync('cargo', ['run', '--quiet', '--bin', 'docstream', '--', ...args], opts);
+  const [command, all] = cli(args);
+  return execFileSync(command, all, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 async function openFolder(page, dir, state = 'indexed', timeout = 30_000) {

@@ -6,6 +6,7 @@
 // as the run grows.
 
 import { PatchApplier } from './apply.js';
+import './copy.js';
 
 const root = document.querySelector('.ds-conversation');
 const status = document.querySelector('.ds-follow-status');

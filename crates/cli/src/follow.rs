@@ -36,10 +36,12 @@ const MOST_PER_READ: u64 = 1 << 20;
 /// noticed and its view let go.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-/// The scripts the page runs: its own, and the package's patch applier with the two
-/// modules it imports (the same files the npm package ships).
+/// The scripts the page runs: its own, the copy controls of `docstream html`'s pages,
+/// and the package's patch applier with the two modules it imports (the same files the
+/// npm package ships).
 const SCRIPTS: &[(&str, &str)] = &[
     ("/follow.js", include_str!("follow.js")),
+    ("/copy.js", page::PAGE_SCRIPT),
     ("/apply.js", include_str!("../../../pkg-template/apply.js")),
     ("/wire.js", include_str!("../../../pkg-template/wire.js")),
     (

@@ -79,8 +79,9 @@ const USAGE: &str =
   --prices FILE
               html, md, json, list, export: a price table (JSON: per model id,
               US dollars per million tokens: {\"gpt-5\": {\"input\": 1.25,
-              \"output\": 10, \"cacheRead\": 0.125, \"cacheWrite\": 0}}; a model
-              matched by exact id, then by the longest prefix). A response whose
+              \"output\": 10, \"cacheRead\": 0.125, \"cacheWrite\": 0}};
+              \"reasoning\" prices reasoning tokens apart; a model matched by
+              exact id, then by the longest prefix). A response whose
               source states no cost gets one computed from it, marked as computed
               (≈); a stated cost always wins. No price is built in
   --no-highlight

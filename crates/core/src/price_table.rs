@@ -32,7 +32,8 @@ pub fn read(tree: &Tree<'_>) -> Result<Prices, PriceError> {
         };
         if let Some((k, _)) = rates.iter().find(|(k, _)| !PRICE_FIELDS.contains(k)) {
             return Err(PriceError(format!(
-                "model {id:?}: unknown field {k:?} (fields: input, output, cacheRead, cacheWrite)"
+                "model {id:?}: unknown field {k:?} (fields: {})",
+                PRICE_FIELDS.join(", ")
             )));
         }
         // The value is not shown: printing JSON would cost the browser's module a
@@ -53,6 +54,7 @@ pub fn read(tree: &Tree<'_>) -> Result<Prices, PriceError> {
             output: required("output")?,
             cache_read: rate("cacheRead")?,
             cache_write: rate("cacheWrite")?,
+            reasoning: rate("reasoning")?,
         };
         models.push((id.to_owned(), price));
     }

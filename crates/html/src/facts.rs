@@ -26,8 +26,21 @@ pub(crate) fn push_duration(out: &mut String, ms: u64) {
     }
 }
 
-/// Token counts: the total, then input and output, and the cache's counts where the
-/// source gives them: `usage 1234 tokens (1000 in · 234 out · 900 cache read)`.
+/// Each count of a usage the pages and the Markdown show, with its label and class
+/// (`ds-tokens-…`), in their order; `None` where the source gives none. Reasoning is
+/// within the output count.
+pub(crate) fn token_counts(u: &Usage) -> [(Option<u64>, Label, &'static str); 5] {
+    [
+        (Some(u.prompt_tokens), Label::TokensIn, "in"),
+        (Some(u.completion_tokens), Label::TokensOut, "out"),
+        (u.reasoning_tokens, Label::Reasoning, "reasoning"),
+        (u.cache_read_tokens, Label::CacheRead, "cache-read"),
+        (u.cache_write_tokens, Label::CacheWrite, "cache-write"),
+    ]
+}
+
+/// Token counts: the total, then input and output, and the reasoning and cache counts
+/// where the source gives them: `usage 1234 tokens (1000 in · 234 out · 900 cache read)`.
 pub(crate) fn push_usage(out: &mut String, u: &Usage, opts: &RenderOptions) {
     let l = |k| label(opts.locale, k);
     out.raw("<span class=\"ds-usage\">")
@@ -36,14 +49,8 @@ pub(crate) fn push_usage(out: &mut String, u: &Usage, opts: &RenderOptions) {
         .num(u.total_tokens)
         .raw(" ")
         .text(l(Label::Tokens));
-    let parts = [
-        (Some(u.prompt_tokens), Label::TokensIn, "in"),
-        (Some(u.completion_tokens), Label::TokensOut, "out"),
-        (u.cache_read_tokens, Label::CacheRead, "cache-read"),
-        (u.cache_write_tokens, Label::CacheWrite, "cache-write"),
-    ];
     let mut first = true;
-    for (n, key, class) in parts {
+    for (n, key, class) in token_counts(u) {
         let Some(n) = n else { continue };
         out.raw(if first { " (" } else { " · " })
             .raw("<span class=\"ds-tokens-")

@@ -35,68 +35,87 @@ pub fn dressed(body: &str, colours: bool) -> Cow<'_, str> {
     body
 }
 
-/// The policy of a standalone page, as the frame states it: no script, no connection,
-/// images over https only.
-const PAGE_POLICY: &str =
+/// The policy the frame states (the element's `page()`, which fills the frame in
+/// JavaScript, keeps it): no script, no connection, images over https only.
+const FRAME_POLICY: &str =
     "content=\"default-src 'none'; style-src 'unsafe-inline'; img-src https:\"";
 
-/// The policy of a served page ([`wrap_served_page`]): as a standalone page's, and
-/// scripts and connections of its own origin.
+/// The standalone page's own script, inline (no request: it works from `file://`): the
+/// copy controls put their text on the clipboard. What each copies is the element's own
+/// rule (`pkg-template/element-copy.js`). A module: `docstream html --follow` serves it
+/// to its page as a file of its own.
+pub const PAGE_SCRIPT: &str = concat!(
+    include_str!("../../../pkg-template/element-copy.js"),
+    include_str!("../../../assets/page-script.js"),
+);
+
+/// A standalone page's policy: the frame's, and the one inline script, by its SHA-256
+/// (`the_policy_names_the_script` checks it; a change to the script prints the new one).
+const PAGE_POLICY: &str = "content=\"default-src 'none'; style-src 'unsafe-inline'; img-src https:; \
+                           script-src 'sha256-F+DwBC1xyiwzQ+Yl10ZiXfKKkOJEhsjhrAOwW36Z3Ug='\"";
+
+/// The policy of a served page ([`wrap_served_page`]): the frame's, and scripts and
+/// connections of its own origin.
 const SERVED_POLICY: &str = "content=\"default-src 'none'; style-src 'unsafe-inline'; img-src https:; \
                              script-src 'self'; connect-src 'self'\"";
 
-/// Wraps rendered conversation HTML into a standalone page.
+/// Wraps rendered conversation HTML into a standalone page: one file, its styles and
+/// its small script inline, that asks nothing of any origin.
 pub fn wrap_page(body: &str, title: &str, locale: Locale) -> String {
+    let mut script = String::with_capacity(PAGE_SCRIPT.len() + 40);
+    script.push_str("<script type=\"module\">");
+    script.push_str(PAGE_SCRIPT);
+    script.push_str("</script>\n");
+    framed(body, title, locale, PAGE_POLICY, &script)
+}
+
+/// Wraps rendered conversation HTML into a standalone page without a script, as the
+/// element's `page()` makes it (its copy controls hidden): a page that runs nothing.
+pub fn wrap_page_without_script(body: &str, title: &str, locale: Locale) -> String {
+    framed(body, title, locale, FRAME_POLICY, "")
+}
+
+/// Wraps HTML into a page a local server hands out with its script (`script`: the
+/// module's path on that server, as `docstream html --follow` serves it): the
+/// standalone page's frame, whose policy lets scripts and connections of the page's
+/// own origin run.
+pub fn wrap_served_page(body: &str, title: &str, locale: Locale, script: &str) -> String {
+    let mut tag = String::with_capacity(script.len() + 40);
+    tag.raw("<script type=\"module\" src=\"")
+        .text(script)
+        .raw("\"></script>\n");
+    framed(body, title, locale, SERVED_POLICY, &tag)
+}
+
+/// The frame filled, its policy `policy`, with `script` at the end of its head.
+fn framed(body: &str, title: &str, locale: Locale, policy: &str, script: &str) -> String {
     let lang = match locale {
         Locale::En => "en",
         Locale::De => "de",
     };
     let title = escape(title);
-    fill_frame(|slot| match slot {
+    let value = |slot: &str| match slot {
         "lang" => Some(lang),
         "attributes" => Some(""),
-        "title" => Some(&title),
+        "title" => Some(title.as_str()),
         "style" => Some(STYLESHEET),
         "body" => Some(body),
         _ => None,
-    })
+    };
+    let end = FRAME.find("</head>").unwrap_or(FRAME.len());
+    // The frame states its policy once (tested below).
+    let head = FRAME[..end].replacen(FRAME_POLICY, policy, 1);
+    let mut out = String::with_capacity(FRAME.len() + STYLESHEET.len() + body.len() + script.len());
+    fill_frame(&head, value, &mut out);
+    out.push_str(script);
+    fill_frame(&FRAME[end..], value, &mut out);
+    out
 }
 
-/// Wraps HTML into a page a local server hands out with its script (`script`: the
-/// module's path on that server, as `docstream html --follow` serves it): the
-/// standalone page, whose policy also lets scripts and connections of the page's own
-/// origin run. (The frame is the element's `page()` frame too, which fills its slots
-/// in JavaScript: the policy is the frame's own text, not a slot.)
-pub fn wrap_served_page(body: &str, title: &str, locale: Locale, script: &str) -> String {
-    let mut with_script = String::with_capacity(body.len() + script.len() + 40);
-    with_script.push_str(body);
-    with_script
-        .raw("<script type=\"module\" src=\"")
-        .text(script)
-        .raw("\"></script>\n");
-    // The frame states the policy once (tested below).
-    wrap_page(&with_script, title, locale).replacen(PAGE_POLICY, SERVED_POLICY, 1)
-}
-
-#[cfg(test)]
-mod served_page_tests {
-    use super::*;
-
-    #[test]
-    fn the_frame_states_the_policy_a_served_page_widens() {
-        assert_eq!(FRAME.matches(PAGE_POLICY).count(), 1);
-        let page = wrap_served_page("<p>x</p>", "t", Locale::En, "/follow.js");
-        assert!(page.contains(SERVED_POLICY));
-        assert!(!page.contains(PAGE_POLICY));
-        assert!(page.contains("<script type=\"module\" src=\"/follow.js\"></script>\n</body>"));
-    }
-}
-
-/// The frame with each `{slot}` replaced by `value(slot)`, in one pass over the frame
-/// only (a value that holds `{body}` stays as it is); unknown slots are kept.
-fn fill_frame<'a>(value: impl Fn(&str) -> Option<&'a str>) -> String {
-    let mut out = String::with_capacity(FRAME.len() + STYLESHEET.len());
-    let mut rest = FRAME;
+/// `frame` with each `{slot}` replaced by `value(slot)`, in one pass over the frame only
+/// (a value that holds `{body}` stays as it is); unknown slots are kept.
+fn fill_frame<'a>(frame: &str, value: impl Fn(&str) -> Option<&'a str>, out: &mut String) {
+    let mut rest = frame;
     while let Some(open) = rest.find('{') {
         let (before, from) = rest.split_at(open);
         out.push_str(before);
@@ -113,7 +132,6 @@ fn fill_frame<'a>(value: impl Fn(&str) -> Option<&'a str>) -> String {
         }
     }
     out.push_str(rest);
-    out
 }
 
 /// Renders a conversation as a standalone page, opening with its [`page_header`].
@@ -349,7 +367,32 @@ mod tests {
         assert!(page.starts_with("<!DOCTYPE html>\n<html lang=\"de\">\n"));
         assert!(page.contains("<title>a {body} &lt;b&gt;</title>"));
         assert!(page.contains("<body class=\"ds-page\">\n<p>{title}</p>\n</body>\n</html>\n"));
-        assert!(page.contains(".ds-page .ds-copy { display: none; }"));
+        assert!(page.contains(".ds-page:not(.ds-scripted) .ds-copy { display: none; }"));
         assert!(page.contains(STYLESHEET));
+    }
+
+    #[test]
+    fn the_policy_names_the_script() {
+        use base64::Engine;
+        use sha2::Digest;
+        let hash =
+            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(PAGE_SCRIPT));
+        assert!(
+            PAGE_POLICY.contains(&format!("'sha256-{hash}'")),
+            "the page's script changed: its hash is now sha256-{hash}"
+        );
+        assert_eq!(FRAME.matches(FRAME_POLICY).count(), 1);
+        let page = wrap_page("<p>x</p>\n", "t", Locale::En);
+        assert!(page.contains(PAGE_POLICY) && !page.contains(FRAME_POLICY));
+        assert!(page.contains(&format!(
+            "<script type=\"module\">{PAGE_SCRIPT}</script>\n</head>"
+        )));
+    }
+
+    #[test]
+    fn a_served_page_runs_scripts_of_its_origin() {
+        let page = wrap_served_page("<p>x</p>", "t", Locale::En, "/follow.js");
+        assert!(page.contains(SERVED_POLICY) && !page.contains(FRAME_POLICY));
+        assert!(page.contains("<script type=\"module\" src=\"/follow.js\"></script>\n</head>"));
     }
 }

@@ -44,6 +44,11 @@ pub struct Usage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[serde(deserialize_with = "super::lenient::value")]
     pub cache_write_tokens: Option<u64>,
+    /// Output tokens spent reasoning, counted within `completion_tokens` (addition):
+    /// where the source counts them apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::lenient::value")]
+    pub reasoning_tokens: Option<u64>,
 }
 
 /// Response metadata (seed 000 `ResponseMetadata`, plus what the formats add).

@@ -42,6 +42,9 @@ pub struct Price {
     pub cache_read: Option<f64>,
     /// Input tokens written to a cache.
     pub cache_write: Option<f64>,
+    /// Output tokens spent reasoning, where they cost other than `output` (counted at
+    /// `output` when not given).
+    pub reasoning: Option<f64>,
 }
 
 /// A price table: model ids and their [`Price`]s, as the caller gave them.
@@ -67,8 +70,8 @@ impl fmt::Display for PriceError {
 impl std::error::Error for PriceError {}
 
 /// The fields of a model's entry, as written in the JSON: `input`, `output` (required),
-/// `cacheRead`, `cacheWrite`.
-pub const PRICE_FIELDS: [&str; 4] = ["input", "output", "cacheRead", "cacheWrite"];
+/// `cacheRead`, `cacheWrite`, `reasoning`.
+pub const PRICE_FIELDS: [&str; 5] = ["input", "output", "cacheRead", "cacheWrite", "reasoning"];
 
 impl PriceError {
     /// `field` of `model` is not a number ≥ 0.
@@ -89,7 +92,13 @@ impl Prices {
                     "the price table has an empty model id".to_owned(),
                 ));
             }
-            let rates = [Some(p.input), Some(p.output), p.cache_read, p.cache_write];
+            let rates = [
+                Some(p.input),
+                Some(p.output),
+                p.cache_read,
+                p.cache_write,
+                p.reasoning,
+            ];
             for (rate, field) in rates.into_iter().zip(PRICE_FIELDS) {
                 if rate.is_some_and(|r| !(r.is_finite() && r >= 0.0)) {
                     return Err(PriceError::bad_rate(id, field));
@@ -141,7 +150,19 @@ impl Prices {
         } else {
             usage.prompt_tokens
         };
-        Some(per(input, p.input) + per(usage.completion_tokens, p.output) + read_usd + write_usd)
+        // Reasoning at its own rate where the table gives one; else as output.
+        let (reasoning, reasoning_rate) = match (usage.reasoning_tokens, p.reasoning) {
+            (Some(n), Some(rate)) => (n.min(usage.completion_tokens), rate),
+            _ => (0, 0.0),
+        };
+        let output = usage.completion_tokens - reasoning;
+        Some(
+            per(input, p.input)
+                + per(output, p.output)
+                + per(reasoning, reasoning_rate)
+                + read_usd
+                + write_usd,
+        )
     }
 }
 
@@ -203,6 +224,7 @@ mod tests {
             output,
             cache_read,
             cache_write,
+            reasoning: None,
         }
     }
 
@@ -258,6 +280,7 @@ mod tests {
             total_tokens: 1_100_000,
             cache_read_tokens: Some(2_000_000),
             cache_write_tokens: Some(1_000_000),
+            reasoning_tokens: None,
         };
         // 3 + 1.5 + 0.6 + 3.75
         let usd = p.cost("claude-sonnet-4-5-20250929", &usage, false).unwrap();
@@ -274,6 +297,31 @@ mod tests {
         let usd = p.cost("gpt-5", &openai, true).unwrap();
         assert!((usd - 0.35).abs() < 1e-9, "{usd}");
         assert_eq!(p.cost("unknown", &openai, true), None);
+    }
+
+    #[test]
+    fn reasoning_is_priced_apart_where_the_table_says_so() {
+        let mut pricey = price(1.0, 10.0, None, None);
+        let usage = Usage {
+            completion_tokens: 1_000_000,
+            reasoning_tokens: Some(400_000),
+            ..Usage::default()
+        };
+        let table = |p: Price| Prices::from_models(vec![("m".to_owned(), p)]).unwrap();
+        // No reasoning rate: all output at 10.
+        let usd = table(pricey).cost("m", &usage, true).unwrap();
+        assert!((usd - 10.0).abs() < 1e-9, "{usd}");
+        // 600k output at 10 and 400k reasoning at 2.
+        pricey.reasoning = Some(2.0);
+        let usd = table(pricey).cost("m", &usage, true).unwrap();
+        assert!((usd - 6.8).abs() < 1e-9, "{usd}");
+        // A reasoning count above the output count is read as all of it.
+        let odd = Usage {
+            reasoning_tokens: Some(5_000_000),
+            ..usage
+        };
+        let usd = table(pricey).cost("m", &odd, true).unwrap();
+        assert!((usd - 2.0).abs() < 1e-9, "{usd}");
     }
 
     #[test]

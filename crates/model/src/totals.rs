@@ -108,6 +108,7 @@ pub fn add_usage(sum: &mut Usage, u: &Usage) {
     sum.total_tokens = sum.total_tokens.saturating_add(u.total_tokens);
     sum.cache_read_tokens = opt(sum.cache_read_tokens, u.cache_read_tokens);
     sum.cache_write_tokens = opt(sum.cache_write_tokens, u.cache_write_tokens);
+    sum.reasoning_tokens = opt(sum.reasoning_tokens, u.reasoning_tokens);
 }
 
 #[cfg(test)]
@@ -127,6 +128,7 @@ mod tests {
                     total_tokens: tokens.saturating_add(1),
                     cache_read_tokens: cache,
                     cache_write_tokens: None,
+                    reasoning_tokens: None,
                 }),
                 metadata: ResponseMetadata {
                     cost_usd: cost,

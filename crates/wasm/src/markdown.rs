@@ -87,22 +87,23 @@ pub fn page_of_snapshot(
 ) -> Result<String, JsValue> {
     use docstream_html::{page, render_conversation};
     let (conversation, options) = read_snapshot(snapshot, options)?;
-    let Some(masked) = masked else {
-        return Ok(
-            page::dressed(&page::render_page(&conversation, &title, &options), false).into_owned(),
-        );
+    let mut body = match masked {
+        None => page::page_header(&conversation, &title, &options),
+        Some(masked) => {
+            let counts: Vec<(String, u64)> = masked
+                .iter()
+                .filter_map(|pair| {
+                    let pair = js_sys::Array::from(&pair);
+                    Some((pair.get(0).as_string()?, pair.get(1).as_f64()? as u64))
+                })
+                .collect();
+            let counts: Vec<(&str, u64)> = counts.iter().map(|(k, n)| (k.as_str(), *n)).collect();
+            page::page_header_masked(&conversation, &title, &options, &counts)
+        }
     };
-    let counts: Vec<(String, u64)> = masked
-        .iter()
-        .filter_map(|pair| {
-            let pair = js_sys::Array::from(&pair);
-            Some((pair.get(0).as_string()?, pair.get(1).as_f64()? as u64))
-        })
-        .collect();
-    let counts: Vec<(&str, u64)> = counts.iter().map(|(k, n)| (k.as_str(), *n)).collect();
-    let mut body = page::page_header_masked(&conversation, &title, &options, &counts);
     body.push_str(&render_conversation(&conversation, &options));
-    Ok(page::wrap_page(
+    // As the element's own `page()`: no script (its copy controls hidden).
+    Ok(page::wrap_page_without_script(
         &page::dressed(&body, false),
         &title,
         options.locale,

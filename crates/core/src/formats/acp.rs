@@ -408,6 +408,7 @@ impl Acp {
                 total_tokens: u.u64("totalTokens")?.unwrap_or_default(),
                 cache_read_tokens: u.u64("cachedReadTokens")?,
                 cache_write_tokens: u.u64("cachedWriteTokens")?,
+                reasoning_tokens: u.u64("thoughtTokens")?,
             }));
         }
         n.apply(Event::stopped(reason.clone()));

@@ -356,6 +356,7 @@ impl CopilotCli {
                             total_tokens: 0,
                             cache_read_tokens: cache_read.filter(|c| *c > 0),
                             cache_write_tokens: cache_write.filter(|c| *c > 0),
+                            reasoning_tokens: None,
                         },
                     });
                 }

@@ -189,6 +189,7 @@ impl From<UsageMetadata> for Usage {
             total_tokens: u.total_token_count,
             cache_read_tokens: u.cached_content_token_count,
             cache_write_tokens: None,
+            reasoning_tokens: (u.thoughts_token_count > 0).then_some(u.thoughts_token_count),
         }
     }
 }

@@ -208,6 +208,7 @@ fn tokens(f: Fields<'_, '_>) -> Read<Option<Usage>> {
         total_tokens: total,
         cache_read_tokens: (cached > 0).then_some(cached),
         cache_write_tokens: None,
+        reasoning_tokens: (thoughts > 0).then_some(thoughts),
     }))
 }
 

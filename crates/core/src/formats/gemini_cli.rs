@@ -96,6 +96,7 @@ impl Stats<'_, '_> {
                 total_tokens: self.total_tokens.unwrap_or(input.saturating_add(output)),
                 cache_read_tokens: self.cached.filter(|c| *c > 0),
                 cache_write_tokens: None,
+                reasoning_tokens: None,
             });
         }
         let models = self.models?.as_object()?;
@@ -116,6 +117,7 @@ impl Stats<'_, '_> {
                 .max(prompt.saturating_add(candidates).saturating_add(thoughts)),
             cache_read_tokens: (cached > 0).then_some(cached),
             cache_write_tokens: None,
+            reasoning_tokens: (thoughts > 0).then_some(thoughts),
         })
     }
 

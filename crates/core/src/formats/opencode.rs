@@ -441,6 +441,7 @@ impl OpenCode {
                     total_tokens: total,
                     cache_read_tokens: read,
                     cache_write_tokens: write,
+                    reasoning_tokens: (reasoning > 0).then_some(reasoning),
                 },
             });
         }

@@ -75,6 +75,7 @@ impl From<WireUsage> for Usage {
             total_tokens: u.total.unwrap_or(u.input.saturating_add(u.output)),
             cache_read_tokens: u.cache_read,
             cache_write_tokens: u.cache_write,
+            reasoning_tokens: None,
         }
     }
 }

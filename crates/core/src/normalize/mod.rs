@@ -908,6 +908,7 @@ fn max_usage(a: &Usage, b: &Usage) -> Usage {
         total_tokens: a.total_tokens.max(b.total_tokens),
         cache_read_tokens: opt(a.cache_read_tokens, b.cache_read_tokens),
         cache_write_tokens: opt(a.cache_write_tokens, b.cache_write_tokens),
+        reasoning_tokens: opt(a.reasoning_tokens, b.reasoning_tokens),
     }
 }
 
@@ -919,6 +920,7 @@ fn sub_usage(sum: &mut Usage, u: &Usage) {
     sum.total_tokens = sum.total_tokens.saturating_sub(u.total_tokens);
     sum.cache_read_tokens = opt(sum.cache_read_tokens, u.cache_read_tokens);
     sum.cache_write_tokens = opt(sum.cache_write_tokens, u.cache_write_tokens);
+    sum.reasoning_tokens = opt(sum.reasoning_tokens, u.reasoning_tokens);
 }
 
 fn merge_usage(old: Option<Usage>, new: Usage) -> Usage {
@@ -939,6 +941,7 @@ fn merge_usage(old: Option<Usage>, new: Usage) -> Usage {
                 total_tokens: 0,
                 cache_read_tokens: new.cache_read_tokens.or(o.cache_read_tokens),
                 cache_write_tokens: new.cache_write_tokens.or(o.cache_write_tokens),
+                reasoning_tokens: new.reasoning_tokens.or(o.reasoning_tokens),
             };
             // The total reported, or the sum when that is larger.
             merged.total_tokens = new.total_tokens.max(

@@ -208,13 +208,7 @@ pub(super) fn totals(md: &mut Md<'_>, c: &Conversation) {
     row(md, md.l(Label::Responses), t.responses.to_string());
     if let Some(u) = &t.usage {
         let tokens = md.l(Label::Tokens);
-        let rows = [
-            (Some(u.prompt_tokens), Label::TokensIn),
-            (Some(u.completion_tokens), Label::TokensOut),
-            (u.cache_read_tokens, Label::CacheRead),
-            (u.cache_write_tokens, Label::CacheWrite),
-        ];
-        for (n, key) in rows {
+        for (n, key, _) in crate::facts::token_counts(u) {
             if let Some(n) = n {
                 row(md, &format!("{tokens} {}", md.l(key)), n.to_string());
             }

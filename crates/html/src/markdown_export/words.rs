@@ -24,14 +24,8 @@ pub(super) fn usage_text(md: &Md<'_>, u: &Usage) -> String {
         u.total_tokens,
         md.l(Label::Tokens)
     );
-    let parts = [
-        (Some(u.prompt_tokens), Label::TokensIn),
-        (Some(u.completion_tokens), Label::TokensOut),
-        (u.cache_read_tokens, Label::CacheRead),
-        (u.cache_write_tokens, Label::CacheWrite),
-    ];
     let mut first = true;
-    for (n, key) in parts {
+    for (n, key, _) in crate::facts::token_counts(u) {
         let Some(n) = n else { continue };
         s.push_str(if first { " (" } else { " · " });
         s.push_str(&format!("{n} {}", md.l(key)));

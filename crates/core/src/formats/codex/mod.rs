@@ -42,6 +42,7 @@ wire! {
         input_tokens: u64 "input_tokens" or_default,
         cached_input_tokens: u64 "cached_input_tokens" or_default,
         output_tokens: u64 "output_tokens" or_default,
+        reasoning_output_tokens: u64 "reasoning_output_tokens" or_default,
         total_tokens: u64 "total_tokens" or_default,
     }
 }
@@ -55,6 +56,9 @@ impl Tokens {
                 .cached_input_tokens
                 .saturating_sub(base.cached_input_tokens),
             output_tokens: self.output_tokens.saturating_sub(base.output_tokens),
+            reasoning_output_tokens: self
+                .reasoning_output_tokens
+                .saturating_sub(base.reasoning_output_tokens),
             total_tokens: self.total_tokens.saturating_sub(base.total_tokens),
         }
     }
@@ -71,6 +75,7 @@ impl From<Tokens> for Usage {
                 .max(t.input_tokens.saturating_add(t.output_tokens)),
             cache_read_tokens: (t.cached_input_tokens > 0).then_some(t.cached_input_tokens),
             cache_write_tokens: None,
+            reasoning_tokens: (t.reasoning_output_tokens > 0).then_some(t.reasoning_output_tokens),
         }
     }
 }
@@ -389,6 +394,7 @@ mod tests {
             input_tokens: i,
             cached_input_tokens: c,
             output_tokens: o,
+            reasoning_output_tokens: o / 2,
             total_tokens: total,
         };
         let u: Usage = t(300, 100, 50, 350).since(t(100, 0, 20, 120)).into();
@@ -401,6 +407,8 @@ mod tests {
             ),
             (200, 30, 230, Some(100))
         );
+        // 25 of the 50 reasoning, 10 of the 20 before.
+        assert_eq!(u.reasoning_tokens, Some(15));
         let u: Usage = t(1, 0, 1, 2).since(t(5, 5, 5, 5)).into();
         assert_eq!(
             (u.prompt_tokens, u.total_tokens, u.cache_read_tokens),

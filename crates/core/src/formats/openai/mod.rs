@@ -20,6 +20,11 @@ wire! {
         /// `prompt_tokens_details.cached_tokens`.
         cached_tokens: Option<u64> =
             |f| f.object("prompt_tokens_details")?.map_or(Ok(None), |d| d.u64("cached_tokens")),
+        /// `completion_tokens_details.reasoning_tokens`.
+        reasoning_tokens: Option<u64> = |f| {
+            f.object("completion_tokens_details")?
+                .map_or(Ok(None), |d| d.u64("reasoning_tokens"))
+        },
     }
 }
 
@@ -31,6 +36,7 @@ impl From<WireUsage> for Usage {
             total_tokens: u.total_tokens,
             cache_read_tokens: u.cached_tokens,
             cache_write_tokens: None,
+            reasoning_tokens: u.reasoning_tokens.filter(|&r| r > 0),
         }
     }
 }

@@ -31,10 +31,15 @@ pub(super) const TOOLS: ToolNames = &[
 ];
 
 /// Token counts as the Responses API spells them (`input_tokens`, `output_tokens`,
-/// `total_tokens`, `input_tokens_details.cached_tokens`).
+/// `total_tokens`, `input_tokens_details.cached_tokens`,
+/// `output_tokens_details.reasoning_tokens`).
 fn usage(f: Fields<'_, '_>) -> Read<Usage> {
     let cached = match f.object("input_tokens_details")? {
         Some(d) => d.u64("cached_tokens")?,
+        None => None,
+    };
+    let reasoning = match f.object("output_tokens_details")? {
+        Some(d) => d.u64("reasoning_tokens")?,
         None => None,
     };
     Ok(Usage {
@@ -43,5 +48,6 @@ fn usage(f: Fields<'_, '_>) -> Read<Usage> {
         total_tokens: f.u64("total_tokens")?.unwrap_or_default(),
         cache_read_tokens: cached.filter(|&c| c > 0),
         cache_write_tokens: None,
+        reasoning_tokens: reasoning.filter(|&r| r > 0),
     })
 }
