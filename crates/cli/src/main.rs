@@ -259,29 +259,32 @@ fn parse_args_inner() -> Result<Args, Failure> {
         )
         .into());
     }
-    if conversation.is_some() && !matches!(command.as_str(), "json" | "html" | "md" | "export") {
-        return Err(format!(
-            "--conversation is an option of json, html, md and export\n{}",
-            usage()
-        )
-        .into());
-    }
-    if redact && command != "html" {
-        return Err(format!("--redact is an option of html\n{}", usage()).into());
-    }
-    if no_redact && !(command == "md" || command == "export") {
-        return Err(format!("--no-redact is an option of md and export\n{}", usage()).into());
-    }
-    if prices.is_some() && !matches!(command.as_str(), "html" | "md" | "json" | "list" | "export") {
-        return Err(format!(
-            "--prices is an option of html, md, json, list and export\n{}",
-            usage()
-        )
-        .into());
-    }
-    if follow && command != "html" {
-        return Err(format!("--follow is an option of html\n{}", usage()).into());
-    }
+    // Options that only some commands take.
+    let only = |given: bool, option: &str, commands: &[&str]| -> Result<(), Failure> {
+        if !given || commands.contains(&command.as_str()) {
+            return Ok(());
+        }
+        let (last, rest) = commands.split_last().unwrap_or((&"", &[]));
+        let of = if rest.is_empty() {
+            (*last).to_owned()
+        } else {
+            format!("{} and {last}", rest.join(", "))
+        };
+        Err(format!("{option} is an option of {of}\n{}", usage()).into())
+    };
+    only(
+        conversation.is_some(),
+        "--conversation",
+        &["json", "html", "md", "export"],
+    )?;
+    only(redact, "--redact", &["html"])?;
+    only(no_redact, "--no-redact", &["md", "export"])?;
+    only(
+        prices.is_some(),
+        "--prices",
+        &["html", "md", "json", "list", "export"],
+    )?;
+    only(follow, "--follow", &["html"])?;
     if port.is_some() && !follow {
         return Err(format!("--port is an option of html --follow\n{}", usage()).into());
     }
@@ -471,38 +474,34 @@ fn expected() -> String {
 fn summary(name: &str, c: &docstream_model::Conversation) -> Option<String> {
     let s = &c.stats;
     let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    let mut parts = Vec::new();
-    if s.bad_events > 0 {
-        parts.push(plural(
+    let counts = [
+        (
             s.bad_events,
             "malformed or oversized event (an error document)",
             "malformed or oversized events (error documents)",
-        ));
-    }
-    if s.skipped_lines > 0 {
-        parts.push(plural(
+        ),
+        (
             s.skipped_lines,
             "line skipped before the stream",
             "lines skipped before the stream",
-        ));
-    }
-    if s.invalid_utf8 > 0 {
-        parts.push(plural(
+        ),
+        (
             s.invalid_utf8,
             "invalid UTF-8 sequence",
             "invalid UTF-8 sequences",
-        ));
-    }
-    if s.unknown_values > 0 {
-        parts.push(plural(s.unknown_values, "unknown value", "unknown values"));
-    }
-    if s.unknown_events > 0 {
-        parts.push(plural(
+        ),
+        (s.unknown_values, "unknown value", "unknown values"),
+        (
             s.unknown_events,
             "event not understood",
             "events not understood",
-        ));
-    }
+        ),
+    ];
+    let mut parts: Vec<String> = counts
+        .iter()
+        .filter(|(n, ..)| *n > 0)
+        .map(|&(n, one, many)| plural(n, one, many))
+        .collect();
     let cut_off = c.documents().any(|d| {
         matches!(&d.meta, docstream_model::Meta::Error(e) if e.error_code == docstream_core::error::codes::CUT_OFF)
     });
