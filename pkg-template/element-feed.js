@@ -32,6 +32,8 @@ export class Feed {
   #frame = 0;
   /** `DocStream`'s option `limits` for the next stream, or null for its defaults. */
   limits = null;
+  /** `DocStream`'s option `prices` for the next stream, or null: costs only as stated. */
+  prices = null;
 
   constructor(view, hooks) {
     this.#view = view;
@@ -168,6 +170,7 @@ export class Feed {
     const allow = host.allowImages.split(/\s+/).filter(Boolean);
     if (allow.length) options.images = { allow };
     if (this.limits) options.limits = this.limits;
+    if (this.prices) options.prices = this.prices;
     return options;
   }
 

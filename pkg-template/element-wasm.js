@@ -219,7 +219,9 @@ class SplitStream {
     this.#stream = new LiteDocStream(options); // throws for bad options
     const max = Number(options?.limits?.maxEventBytes);
     this.#maxHeld = 2 * Math.max(DEFAULT_MAX_EVENT_BYTES, Number.isFinite(max) ? max : 0);
-    if (this.#stream.__detection === MISSING) this.#handOver(); // a format named
+    // A format named that the default module leaves out, or prices (it has no price
+    // code): the full module reads the stream from its first byte.
+    if (this.#stream.__detection === MISSING || options?.prices) this.#handOver();
   }
 
   write(chunk) {

@@ -154,6 +154,11 @@ export class DocstreamView extends HTMLElement {
   /** Size and depth limits of the next stream, as `DocStream`'s option `limits`; `null`
    * (default): the defaults (16 MiB a line or event). Set it before the stream starts. */
   limits: { maxEventBytes?: number; maxDepth?: number } | null;
+  /** A price table for the next stream, as `DocStream`'s option `prices` (per model id, US
+   * dollars per million tokens); a response whose source states no cost shows one
+   * computed from it, marked "≈". `null` (default): costs only as stated. Read when a
+   * stream starts; a stream with prices is read by the full module. */
+  prices: Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number; reasoning?: number }> | null;
   /** Resolves once the WebAssembly module is ready. */
   readonly ready: Promise<void>;
   /** A stream is in progress (pushed to, not finished). */

@@ -27,7 +27,7 @@ import { Finder } from './find.js';
 import { outlineOf } from './outline.js';
 
 /** Public properties re-applied on connection (the upgrade-property pattern). */
-const UPGRADED_PROPERTIES = ['src', 'format', 'theme', 'diff', 'allowImages', 'locale', 'thinking', 'hide', 'highlighter', 'diagrams', 'limits'];
+const UPGRADED_PROPERTIES = ['src', 'format', 'theme', 'diff', 'allowImages', 'locale', 'thinking', 'hide', 'highlighter', 'diagrams', 'limits', 'prices'];
 
 /** Where `HTMLElement` does not exist (server-side rendering, Node), the class still
  * loads, on an empty base: importing the module defines nothing and touches no DOM. */
@@ -260,6 +260,20 @@ export class DocstreamView extends ElementBase {
   }
   set limits(v) {
     this.#feed.limits = v ?? null;
+  }
+
+  /**
+   * A price table for the next stream, as `DocStream`'s option `prices` (per model id, US
+   * dollars per million tokens: `{ 'gpt-5': { input: 1.25, output: 10, cacheRead: 0.125 }
+   * }`): a response whose source states no cost shows one computed from it, marked "≈".
+   * `null` (default): costs only as the source states them. Read when a stream starts;
+   * a stream with prices is read by the full module (the default one has no price code).
+   */
+  get prices() {
+    return this.#feed.prices;
+  }
+  set prices(v) {
+    this.#feed.prices = v ?? null;
   }
 
   /** Resolves once the WebAssembly module is ready. */

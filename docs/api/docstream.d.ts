@@ -358,7 +358,7 @@ export interface DocStreamOptions {
      * exact id, then by the longest id that is a prefix of it. A response whose source
      * states no cost shows one computed from it, marked as computed; none is built in.
      */
-    prices?: Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>;
+    prices?: Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number; reasoning?: number }>;
 }
 
 /**

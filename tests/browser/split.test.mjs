@@ -14,10 +14,12 @@ window.events = [];
 for (const type of ['docstream-done', 'docstream-error']) {
   document.addEventListener(type, (e) => window.events.push({ type, id: e.target.id, detail: e.detail }));
 }
-/** Streams \`chunks\` into a new view \`id\`; resolves with its documents' count and text. */
-window.stream = async (id, chunks) => {
+/** Streams \`chunks\` into a new view \`id\` (with \`prices\`, when given); resolves with
+ * its documents' count and text. */
+window.stream = async (id, chunks, prices) => {
   const view = document.createElement('docstream-view');
   view.id = id;
+  if (prices) view.prices = prices;
   view.setAttribute('highlight', 'off');
   view.setAttribute('math', 'off');
   document.body.append(view);
@@ -68,6 +70,30 @@ async function open(context, url, { fullFails = false } = {}) {
 }
 
 export const tests = [
+  {
+    name: 'a view given prices reads even the Cursor CLI with the full module, and shows the cost computed',
+    async run({ browser, url }) {
+      const random = rng(SEED + 2);
+      const context = await browser.newContext();
+      try {
+        const page = await open(context, url);
+        const basic = 'tests/fixtures/cursor-stream-json/basic.jsonl';
+        const plain = await page.evaluate(([c]) => window.stream('plain', c), [chunks(basic, random)]);
+        assert.doesNotMatch(plain.text, /cost/, 'no prices, no cost');
+        assert.deepEqual(wasmRequests(page), ['docstream-lite_bg.wasm']);
+        // 2,450 in at $3, 890 out at $15, 1,200 cache reads at $0.30 per million.
+        const prices = { 'Claude 4 Sonnet': { input: 3, output: 15, cacheRead: 0.3 } };
+        const priced = await page.evaluate(([c, p]) => window.stream('priced', c, p), [chunks(basic, random), prices]);
+        assert.match(priced.text, /cost ≈ \$0\.021/, `the cost computed (DOCSTREAM_SEED=${SEED})`);
+        assert.equal(priced.docs, plain.docs, 'the same documents');
+        assert.deepEqual(wasmRequests(page), ['docstream-lite_bg.wasm', 'docstream_bg.wasm'], 'the full module reads it');
+        assert.deepEqual(await page.problems(), []);
+        await page.close();
+      } finally {
+        await context.close();
+      }
+    },
+  },
   {
     name: 'the default module alone reads the Cursor CLI; another format loads the full module when detected and renders its golden DOM',
     async run({ browser, url }) {

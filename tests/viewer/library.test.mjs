@@ -73,8 +73,41 @@ export const tests = [
         assert.equal(r.title, e.title, e.id);
         // Counts of every entry, a Claude Code session's with its sub-agents' own files
         // (`s-main/subagents/agent-ab12.jsonl`) read into it as the CLI reads them (issue 37).
-        if (!e.error) assert.deepEqual(r.cells.slice(3), [String(e.messages), String(e.tools)], `${e.id} counts`);
+        if (!e.error) assert.deepEqual(r.cells.slice(3, 5), [String(e.messages), String(e.tools)], `${e.id} counts`);
+        // Tokens and cost as the CLI sums them (issue 39).
+        const tokens = e.error || !e.usage ? '' : e.usage.totalTokens.toLocaleString('en');
+        assert.equal(r.cells[5], tokens, `${e.id} tokens`);
+        assert.equal(r.cells[6] !== '', e.costUsd != null, `${e.id} cost`);
       }
+      assert.ok(cli.filter((e) => !e.parent && e.usage?.totalTokens > 0).length >= 2, 'the folder has token counts to sort by');
+
+      // The columns sort: largest first, then round; a sub-agent stays under its
+      // conversation; what has no count goes last.
+      const order = async (key, want) => {
+        await page.click(`#library-table th button[data-sort="${key}"]`);
+        assert.equal(await page.getAttribute(`#library-table th:has(button[data-sort="${key}"])`, 'aria-sort'), want);
+        return listed(page);
+      };
+      const byId = new Map(cli.map((e) => [e.id, e]));
+      const tokensOf = (r) => byId.get(r.id).usage?.totalTokens ?? null;
+      const topLevel = (list) => list.filter((r) => !byId.get(r.id).parent);
+      const checkOrder = (list, down) => {
+        const values = topLevel(list).map(tokensOf);
+        const known = values.filter((v) => v !== null);
+        assert.deepEqual(values.slice(0, known.length), known, 'no count goes last');
+        assert.deepEqual(known, [...known].sort((a, b) => (down ? b - a : a - b)), `tokens ${down ? 'largest' : 'smallest'} first`);
+        list.forEach((r, i) => {
+          const parent = byId.get(r.id).parent?.conversation;
+          if (!parent || !byId.has(parent)) return;
+          const above = list.slice(0, i).reverse().find((x) => !byId.get(x.id).parent || byId.get(x.id).parent.conversation !== parent);
+          assert.equal(above?.id, parent, `${r.id} right under ${parent}`);
+        });
+        assert.equal(list.length, rows.length, 'every row stays');
+      };
+      checkOrder(await order('tokens', 'descending'), true);
+      checkOrder(await order('tokens', 'ascending'), false);
+      const titles = topLevel(await order('title', 'ascending')).map((r) => r.title.toLowerCase());
+      assert.deepEqual(titles, [...titles].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), 'titles A to Z');
       // The fixture has such a session: its sub-agent file is counted into it.
       const main = cli.find((e) => e.id === 's-main');
       assert.deepEqual(main.children, ['s-main.agent-ab12'], 's-main has a sub-agent file');
@@ -207,8 +240,9 @@ export const tests = [
         const r = rows.find((x) => x.id === e.id);
         assert.equal(r.title, e.title, e.id);
         assert.equal(r.error, null, e.id);
-        // Agent, folder, date (the list's minutes of `created`), messages, tool calls.
-        assert.deepEqual(r.cells, ['OpenCode', e.project, e.created.slice(0, 16).replace('T', ' '), String(e.messages), String(e.tools)], e.id);
+        // Agent, folder, date (the list's minutes of `created`), messages, tool calls, tokens.
+        const tokens = e.usage ? e.usage.totalTokens.toLocaleString('en') : '';
+        assert.deepEqual(r.cells.slice(0, 6), ['OpenCode', e.project, e.created.slice(0, 16).replace('T', ' '), String(e.messages), String(e.tools), tokens], e.id);
       }
       assert.equal(rows[0].title, 'Add a verbose flag to the CLI');
       assert.equal(rows[1].title, 'OpenCode session ses_child');
@@ -348,7 +382,7 @@ export const tests = [
       await page.waitForFunction(() => document.body.dataset.library === 'indexed', null, { timeout: 110_000 });
       const rows = await listed(page);
       const large = rows.find((r) => r.id === 'c-large');
-      assert.deepEqual(large.cells.slice(3), ['40', '0'], JSON.stringify(large));
+      assert.deepEqual(large.cells.slice(3, 5), ['40', '0'], JSON.stringify(large));
       // Every bubble was read: the last one's text and the bubbles around the one over
       // the limit are found, and so is that bubble's own error.
       for (const [query, id] of [['bubble 39 x', 'c-large'], ['bubble 02 after', 'c-huge'], ['over the 16 MiB a row may hold', 'c-huge']]) {

@@ -75,19 +75,22 @@ export function claudeProjects(root) {
     { ...base, type: 'user', uuid: 'u1', parentUuid: null, timestamp: '2025-06-01T09:00:00.000Z', message: { role: 'user', content: 'Find where greet() is called and rename it' } },
     { ...base, type: 'assistant', uuid: 'a1', parentUuid: 'u1', timestamp: '2025-06-01T09:00:05.000Z', message: { id: 'msg_1', role: 'assistant', model: 'claude-sonnet-4-5', content: [
       { type: 'text', text: 'I will ask a helper.' },
-      { type: 'tool_use', id: 'toolu_find', name: 'Task', input: { description: 'Find callers', prompt: 'List every caller of greet()' } }] } },
+      { type: 'tool_use', id: 'toolu_find', name: 'Task', input: { description: 'Find callers', prompt: 'List every caller of greet()' } }],
+      usage: { input_tokens: 1200, output_tokens: 80, cache_read_input_tokens: 900 } } },
     { ...base, type: 'user', uuid: 'u2', parentUuid: 'a1', timestamp: '2025-06-01T09:01:00.000Z', toolUseResult: { status: 'completed', agentId: 'ab12' },
       message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_find', content: 'src/app.py:3' }] } },
     { ...base, type: 'assistant', uuid: 'a2', parentUuid: 'u2', timestamp: '2025-06-01T09:02:00.000Z', message: { id: 'msg_2', role: 'assistant', model: 'claude-sonnet-4-5', content: [
-      { type: 'tool_use', id: 'toolu_sed', name: 'Bash', input: { command: 'sed -i s/greet/welcome/ src/app.py' } }] } },
+      { type: 'tool_use', id: 'toolu_sed', name: 'Bash', input: { command: 'sed -i s/greet/welcome/ src/app.py' } }],
+      usage: { input_tokens: 1500, output_tokens: 40 } } },
   ]));
   writeFileSync(join(p, 's-main', 'subagents', 'agent-ab12.jsonl'), jsonl([
     { type: 'user', sessionId: 's-main', agentId: 'ab12', isSidechain: true, uuid: 'x1', parentUuid: null, timestamp: '2025-06-01T09:00:30.000Z', message: { role: 'user', content: 'List every caller of greet()' } },
-    { type: 'assistant', sessionId: 's-main', agentId: 'ab12', isSidechain: true, uuid: 'x2', parentUuid: 'x1', timestamp: '2025-06-01T09:00:40.000Z', message: { id: 'msg_x', role: 'assistant', content: [{ type: 'text', text: 'One caller: src/app.py line 3 (zebra-marker).' }] } },
+    { type: 'assistant', sessionId: 's-main', agentId: 'ab12', isSidechain: true, uuid: 'x2', parentUuid: 'x1', timestamp: '2025-06-01T09:00:40.000Z', message: { id: 'msg_x', role: 'assistant', content: [{ type: 'text', text: 'One caller: src/app.py line 3 (zebra-marker).' }], usage: { input_tokens: 300, output_tokens: 20 } } },
   ]));
   writeFileSync(join(p, 's-new.jsonl'), jsonl([
     { type: 'summary', summary: 'Rename greet to welcome', leafUuid: 'a2' },
     { type: 'user', sessionId: 's-new', uuid: 'n1', parentUuid: null, cwd: '/home/dev/hello app', timestamp: '2025-06-02T10:00:00.000Z', message: { role: 'user', content: 'Run the tests' } },
+    { type: 'assistant', sessionId: 's-new', uuid: 'n2', parentUuid: 'n1', cwd: '/home/dev/hello app', timestamp: '2025-06-02T10:00:09.000Z', message: { id: 'msg_n', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'All 12 tests pass.' }], usage: { input_tokens: 5200, output_tokens: 30 } } },
   ]));
   return join(root, 'projects');
 }

@@ -70,7 +70,7 @@ pub struct DocStreamOptions {
     #[cfg(feature = "prices")]
     #[tsify(
         optional,
-        type = "Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number }>"
+        type = "Record<string, { input: number; output: number; cacheRead?: number; cacheWrite?: number; reasoning?: number }>"
     )]
     pub prices: Option<docstream_core::model::Prices>,
 }

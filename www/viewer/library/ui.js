@@ -58,6 +58,55 @@ function fmtDate(iso) {
  * An entry's date: when it started (else last changed); for a source that records no
  * times (Cursor's agent transcripts, `noTimes`) said so, as the CLI's list says it.
  */
+/** The library table's columns that sort: each entry's value, and whether it sorts
+ * largest first when first chosen. A value of `null` (not known, not read yet) sorts
+ * last either way. */
+const SORTS = {
+  title: { of: (e) => e.title.toLowerCase() },
+  agent: { of: (e) => AGENTS[e.agent] ?? e.agent },
+  project: { of: (e) => e.project?.toLowerCase() ?? null },
+  date: { of: (e) => e.created ?? e.updated ?? null, down: true },
+  messages: { of: (e) => (e.error ? null : e.messages), down: true },
+  tools: { of: (e) => (e.error ? null : e.tools), down: true },
+  tokens: { of: (e) => e.usage?.totalTokens ?? null, down: true },
+  cost: { of: (e) => e.costUsd ?? null, down: true },
+};
+
+/** `entries` in the order of column `key` (`down`: largest first), each sub-agent right
+ * after the conversation that started it, in the same order among its siblings. */
+export function sortedEntries(entries, key, down) {
+  const of = SORTS[key].of;
+  const compare = (a, b) => {
+    const x = of(a);
+    const y = of(b);
+    if (x === y) return 0;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return (x < y ? -1 : 1) * (down ? -1 : 1);
+  };
+  const ids = new Set(entries.map((e) => e.id));
+  const children = new Map();
+  const top = [];
+  for (const e of entries) {
+    const parent = e.parent?.conversation;
+    if (parent && ids.has(parent)) {
+      if (!children.has(parent)) children.set(parent, []);
+      children.get(parent).push(e);
+    } else top.push(e);
+  }
+  const out = [];
+  const visit = (e) => {
+    out.push(e);
+    for (const c of (children.get(e.id) ?? []).sort(compare)) visit(c);
+  };
+  for (const e of top.sort(compare)) visit(e);
+  return out;
+}
+
+/** "12,345" tokens; "$0.0123" */
+const fmtTokens = (n) => n.toLocaleString('en');
+const fmtCost = (usd) => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
+
 function when(e) {
   const at = e.created ?? e.updated;
   return at ? fmtDate(at) : e.noTimes ? 'no times recorded' : '';
@@ -87,6 +136,13 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
       results: $('library-results'), table: $('library-table'), rows: $('library-rows'),
       crumb: $('crumb'), crumbTitle: $('crumb-title'), crumbLinks: $('crumb-links'),
     };
+    ui.table.tHead.addEventListener('click', (e) => {
+      const key = e.target instanceof Element ? e.target.closest('button[data-sort]')?.dataset.sort : null;
+      if (!key) return;
+      // A column chosen again turns its order round.
+      sort = sort?.key === key ? { key, down: !sort.down } : { key, down: !!SORTS[key].down };
+      applySort();
+    });
     ui.search.addEventListener('input', () => {
       clearTimeout(timer);
       timer = setTimeout(runSearch, 150);
@@ -163,9 +219,27 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
       a.textContent = e.title;
       title.append(a);
     }
+    // Tokens and cost are known once the conversation was read (`tools` is null until).
+    const read = !e.error && e.tools != null;
     tr.append(title, cell(AGENTS[e.agent] ?? e.agent), cell(e.project ?? '', 'project'), cell(when(e)),
-      cell(e.error ? '' : String(e.messages), 'num'), cell(e.error ? '' : (e.tools == null ? '…' : String(e.tools)), 'num'));
+      cell(e.error ? '' : String(e.messages), 'num'), cell(e.error ? '' : (e.tools == null ? '…' : String(e.tools)), 'num'),
+      cell(e.error ? '' : !read ? '…' : e.usage ? fmtTokens(e.usage.totalTokens) : '', 'num'),
+      cell(read && e.costUsd != null ? fmtCost(e.costUsd) : '', 'num'));
     return tr;
+  }
+
+  /** The column the list is sorted by (`null`: the listing's own order). */
+  let sort = null;
+
+  /** Puts the rows in the order of `sort`, and says it on the column headers. */
+  function applySort() {
+    for (const th of ui.table.tHead.rows[0].cells) {
+      const key = th.querySelector('button')?.dataset.sort;
+      if (sort && key === sort.key) th.setAttribute('aria-sort', sort.down ? 'descending' : 'ascending');
+      else th.removeAttribute('aria-sort');
+    }
+    if (!sort) return;
+    ui.rows.replaceChildren(...sortedEntries(entries, sort.key, sort.down).map((e) => rows.get(e.id)).filter(Boolean));
   }
 
   function onList({ entries: list, stats }) {
@@ -181,6 +255,7 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
       frag.append(tr);
     }
     ui.rows.replaceChildren(frag);
+    applySort();
     const n = list.length;
     ui.summary.textContent = `${n} conversation${n === 1 ? '' : 's'} listed in ${(stats.ms / 1000).toFixed(1)} s from ${stats.files} file${stats.files === 1 ? '' : 's'}${stats.empty ? ` · ${stats.empty} empty Cursor chats not listed` : ''}`;
     // What was left out or read only in part (a write-ahead log that could not be read).
@@ -233,6 +308,8 @@ export function setupLibrary({ openConversation, jump, say, alertBox }) {
     ui.progressText.textContent = `Indexed ${stats.conversations} conversation${stats.conversations === 1 ? '' : 's'} in ${secs} s${stats.notSearchable ? ` · ${stats.notSearchable} over the search memory budget are listed but not searched` : ''}.`;
     ui.section.dataset.state = 'indexed';
     document.body.dataset.library = 'indexed';
+    // Counts, tokens and costs are all known now.
+    applySort();
     if (ui.search.value.trim()) runSearch();
   }
 
